@@ -1,0 +1,34 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench contracts clean help
+
+help:
+	@echo "make run    start the embedded broker, every service and the floor simulator"
+	@echo "make test   run the whole test suite (starts its own broker)"
+	@echo "make bench  run the benchmarks and rewrite BENCHMARKS.md (ONLY=name to run one)"
+
+# (Re)install when pyproject.toml changes; the stamp keeps a second run fast.
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/casino run
+
+test: $(STAMP)
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m tests.bench.run $(ONLY)
+
+contracts: $(STAMP)
+	$(VENV)/bin/casino contracts export
+
+clean:
+	rm -rf $(VENV) var logs

@@ -1,0 +1,1 @@
+"""Vision: read dice and roulette results from CCTV frames with OpenCV."""
