@@ -1,0 +1,1 @@
+"""Synthetic CCTV frames: shared nuisances, dice scenes, labelled-set writer."""
