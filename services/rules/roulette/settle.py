@@ -1,0 +1,123 @@
+"""Settle roulette bets on one pocket: the plain (reference) path.
+
+Money: the playing stake times the decision's multiplier, rounded once by the profile's
+rounding switch; over-maximum stakes are handled per the profile's `over_max` switch
+(core.limits): return the excess (BO, CL), cascade or forfeit it (AR), or reject (LIVE-GG).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+from services.rules.core.errors import RulesError
+from services.rules.core.limits import LimitOutcome, apply_limits
+from services.rules.core.profiles import Profile
+from services.rules.core.results import BetResult, Outcome
+from services.rules.roulette.bets import CALLED_KINDS, RouletteBet, check_amount, coverage
+from services.rules.roulette.called import called_rule, expand
+from services.rules.roulette.decide import Decision, decide
+from services.rules.roulette.layout import WHEELS, Wheel
+from services.rules.roulette.limits import CASCADE_RULE, Limits, cascade, limits_for
+from services.rules.roulette.paytable import check_wheel, pay_for
+
+
+def wheel_for(profile: Profile, wheel: object) -> Wheel:
+    if not isinstance(wheel, str) or wheel not in WHEELS:
+        raise RulesError("wheel", f"unknown wheel {wheel!r}; known: {', '.join(WHEELS)}")
+    check_wheel(profile, wheel)
+    return WHEELS[wheel]
+
+
+def check_pocket(wheel: Wheel, pocket: object) -> str:
+    if not isinstance(pocket, str) or pocket not in wheel.pockets:
+        raise RulesError("pocket", f"{pocket!r} is not a pocket of the {wheel.name} wheel "
+                         f"({', '.join(sorted(wheel.zeros))}, 1-36, as strings)")
+    return pocket
+
+
+def _limit(profile: Profile, limits: Limits, bet: RouletteBet, amount: int) -> LimitOutcome:
+    if bet.imprisoned:  # limits were applied when the stake went to prison
+        return apply_limits(amount, None, profile)
+    return apply_limits(amount, limits_for(limits, bet.kind, profile), profile)
+
+
+def _money(stake: int, multiplier: Fraction, profile: Profile) -> int:
+    return profile.rounding.apply(Fraction(stake) * multiplier)
+
+
+def _excess(profile: Profile, limits: Limits, bet: RouletteBet, lim: LimitOutcome,
+            decision: Decision) -> tuple[int, int, dict]:
+    """(extra paid, excess returned, extra fields) for the stake above the maximum."""
+    if lim.excess == 0:
+        return 0, 0, {}
+    if lim.policy != "ar_cascade" or bet.noticed_before_result:
+        return lim.excess, lim.excess, {"limit_rule": str(lim.rule)}
+    if decision.outcome is not Outcome.WIN:  # seed 001: «no tendrá derecho a devolución alguna»
+        return _money(lim.excess, decision.multiplier, profile), 0, {
+            "limit_rule": str(lim.rule), "excess_played": lim.excess}
+    parts, rest = cascade(profile, limits, bet.kind, lim.excess)
+    paid = rest + sum(_money(p, 1 + r, profile) for _, p, r in parts)
+    return paid, rest, {"limit_rule": str(CASCADE_RULE) if parts else str(lim.rule),
+                        "cascade": [{"kind": k, "stake": p, "ratio": f"{r.numerator}:"
+                                     f"{r.denominator}"} for k, p, r in parts]}
+
+
+def _settle_plain(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int, pocket: str,
+                  limits: Limits) -> BetResult:
+    group = coverage(bet, wheel)
+    pay = pay_for(profile, bet.kind)
+    decision = decide(profile, wheel, bet, group, pay, pocket)
+    lim = _limit(profile, limits, bet, amount)
+    paid = _money(lim.playing_stake, decision.multiplier, profile)
+    extra_paid, returned, extra = _excess(profile, limits, bet, lim, decision)
+    if lim.under_minimum:
+        extra["under_minimum"] = True
+        extra["limit_rule"] = f"{lim.rule} (settled on the actual stake; needs the jefe de " \
+                              f"sala's authorisation, domain.md A-2)"
+    if decision.outcome is Outcome.PRISON:
+        extra["imprisoned_stake"] = lim.playing_stake
+    return BetResult(bet.kind, amount, paid + extra_paid, decision.outcome, decision.rule,
+                     decision.detail, returned, extra)
+
+
+def _settle_called(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int,
+                   pocket: str, limits: Limits) -> BetResult:
+    if profile.switch("roulette_called_bets") != "allowed":
+        raise RulesError("kind", f"profile {profile.id} takes no called bets "
+                         f"(switch roulette_called_bets)")
+    parts = [_settle_plain(profile, wheel, p, p.amount, pocket, limits)
+             for p in expand(bet, amount, wheel)]
+    won = any(p.outcome is Outcome.WIN for p in parts)
+    paid = sum(p.paid for p in parts)
+    detail = f"{bet.kind} expanded into {len(parts)} bets; " + (
+        "winning: " + ", ".join(p.detail for p in parts if p.outcome is Outcome.WIN)
+        if won else f"{pocket} is not covered: lost")
+    return BetResult(bet.kind, amount, paid, Outcome.WIN if won else Outcome.LOSE,
+                     called_rule(profile.id, bet.kind), detail,
+                     sum(p.excess_returned for p in parts),
+                     {"components": [p.to_dict() for p in parts]})
+
+
+def settle_bet(profile: Profile, wheel: Wheel, bet: RouletteBet, pocket: str,
+               limits: Limits = None) -> BetResult:
+    amount = check_amount(bet)
+    if bet.kind in CALLED_KINDS:
+        return _settle_called(profile, wheel, bet, amount, pocket, limits)
+    return _settle_plain(profile, wheel, bet, amount, pocket, limits)
+
+
+def settle_bets(profile: Profile, wheel: str, bets: Sequence[RouletteBet], pocket: str,
+                limits: Limits = None) -> list[BetResult]:
+    """One BetResult per bet, in order. Every invalid bet is reported at once, each error
+    under its position ("bets[2].numbers"); nothing is settled if any bet is invalid."""
+    w = wheel_for(profile, wheel)
+    check_pocket(w, pocket)
+    results, errors = [], []
+    for i, bet in enumerate(bets):
+        try:
+            results.append(settle_bet(profile, w, bet, pocket, limits))
+        except RulesError as err:
+            errors.extend(err.prefixed(f"bets[{i}]").errors)
+    if errors:
+        raise RulesError(errors=errors)
+    return results
