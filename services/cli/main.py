@@ -15,6 +15,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "contracts": ("contracts.cli:contracts", "Export JSON Schema and AsyncAPI of the events."),
     "rules": ("services.rules.cli:rules", "Settle, list house edges, explain (rules engine)."),
     "vision": ("services.vision.cli:vision", "Read dice and roulette results from CCTV frames."),
+    "service": ("services.cli.service:service", "Run one floor service in the foreground."),
+    "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated roulette tables."),
+    "report": ("services.projections.cli:report", "Reports from the projection database."),
+    "run": ("services.cli.run:run", "Start the whole floor: broker, services, simulator."),
 }
 
 

@@ -1,0 +1,57 @@
+"""Topic registry: every topic's name, partition count, partition key and the types it carries.
+
+Table streams are keyed by table id, so one table's messages stay in one partition, in order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from contracts.deadletter import DeadLetter
+from contracts.envelope import Message, type_of
+from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
+
+
+@dataclass(frozen=True)
+class TopicSpec:
+    name: str
+    partitions: int
+    key: str                          # what the partition key is
+    carries: tuple[type[Message], ...]
+    description: str
+
+    @property
+    def type_names(self) -> tuple[str, ...]:
+        return tuple(_name(m) for m in self.carries)
+
+
+def _name(model: type[Message]) -> str:
+    for field in ("event_type", "command_type", "record_type"):
+        if field in model.model_fields:
+            return model.model_fields[field].default
+    raise TypeError(model)
+
+
+TABLE_COMMANDS_TOPIC = TopicSpec(
+    "floor.table.commands", 3, "table id", TABLE_COMMANDS,
+    "Requests from dealer terminals and the simulator to table sessions.")
+TABLE_EVENTS_TOPIC = TopicSpec(
+    "floor.table.events", 3, "table id", TABLE_EVENTS,
+    "What happened at each table: rounds, bets, results, settlements. The table's log.")
+DEAD_LETTER_TOPIC = TopicSpec(
+    "floor.deadletter", 1, "source topic", (DeadLetter,),
+    "Messages a consumer could not use, with the reason and the original bytes.")
+
+TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
+    TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, DEAD_LETTER_TOPIC)}
+
+
+def topic_for(message: Message) -> TopicSpec:
+    name = type_of(message)
+    for spec in TOPICS.values():
+        if name in spec.type_names:
+            return spec
+    raise LookupError(f"no topic carries {name}")
+
+
+def partition_counts() -> dict[str, int]:
+    return {t.name: t.partitions for t in TOPICS.values()}

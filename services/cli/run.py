@@ -1,0 +1,102 @@
+"""`casino run` (what `make run` calls): the whole floor on one machine.
+
+Starts the embedded broker in durable mode (data in var/broker, so a second run resumes the
+history) unless KAFKA_BOOTSTRAP_SERVERS points at a real cluster, creates the topics, starts
+every service and the floor simulator as child processes with their own log files, prints where
+to look, and on Ctrl-C stops everything and leaves no process behind.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import click
+
+from contracts.topics import partition_counts
+from services.runtime.settings import Settings
+
+
+def _spawn(name: str, args: list[str], logs: Path, env: dict[str, str]) -> subprocess.Popen:
+    log = open(logs / f"{name}.out", "ab")  # noqa: SIM115 — closed when the child ends
+    return subprocess.Popen([sys.executable, "-m", "services.cli.main", *args], stdout=log,
+                            stderr=subprocess.STDOUT, env=env)
+
+
+def _stop_all(children: dict[str, subprocess.Popen]) -> None:
+    for proc in children.values():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    for proc in children.values():
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@click.command()
+@click.option("--tables", type=int, default=3, show_default=True, help="Simulated tables.")
+@click.option("--rate", type=float, default=0.5, show_default=True,
+              help="Simulated rounds per second per table.")
+@click.option("--dashboard-port", type=int, default=8080, show_default=True,
+              help="Port of the floor dashboard (a free one is used if it is taken).")
+@click.option("--no-simulator", is_flag=True, help="Start the services only.")
+def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool) -> None:
+    """Start the whole floor: broker, topics, services and the floor simulator."""
+    from deploy.local.admin import ensure_topics
+    from deploy.local.broker import EmbeddedBroker, free_port, port_is_free
+
+    settings = Settings.from_env()
+    logs = settings.var_dir / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        if os.environ.get("KAFKA_BOOTSTRAP_SERVERS"):
+            bootstrap = settings.bootstrap
+            click.echo(f"Using the Kafka cluster at {bootstrap} (KAFKA_BOOTSTRAP_SERVERS)")
+        else:
+            broker = EmbeddedBroker(settings.var_dir / "broker", durable=True, log_dir=logs)
+            click.echo("Starting the embedded broker (durable, data in var/broker) ...")
+            bootstrap = broker.start()
+            stack.callback(broker.stop)
+        ensure_topics(bootstrap, partition_counts())
+        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap}
+        port = dashboard_port if port_is_free(dashboard_port) else free_port()
+        common = ["--bootstrap", bootstrap]
+        plan = {
+            "table-service": ["service", "table", *common, "--log-file", str(logs / "table-service.log")],
+            "projector": ["service", "projector", *common, "--status-port", str(port),
+                          "--log-file", str(logs / "projector.log")],
+        }
+        if not no_simulator:
+            plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate)]
+        children = {name: _spawn(name, args, logs, env) for name, args in plan.items()}
+        stack.callback(_stop_all, children)
+        click.echo(f"""
+The floor is running.
+  broker            {bootstrap}
+  floor dashboard   http://127.0.0.1:{port}/        (live tables, house win chart, refusals)
+  projector status  http://127.0.0.1:{port}/status
+  report            .venv/bin/casino report tables
+  logs              {logs}/  (table-service.log, projector.log, simulator.out, tansu.log)
+Press Ctrl-C to stop everything.""")
+        _wait(children)
+
+
+def _wait(children: dict[str, subprocess.Popen]) -> None:
+    stop = {"now": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+    try:
+        while not stop["now"]:
+            for name, proc in children.items():
+                if proc.poll() is not None:
+                    raise click.ClickException(f"{name} exited with code {proc.returncode}; "
+                                               f"see its log in var/logs/")
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        click.echo("\nStopping the floor ...")

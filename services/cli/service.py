@@ -1,0 +1,52 @@
+"""`casino service NAME`: run one floor service in the foreground (as `make run` does)."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+
+from services.runtime.logs import setup_logging
+from services.runtime.settings import Settings
+
+
+def _common(fn):  # the options every service takes
+    fn = click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", required=True,
+                      help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS).")(fn)
+    fn = click.option("--status-port", type=int, default=0, show_default=True,
+                      help="Port of the /health and /status endpoint (0 = any free port).")(fn)
+    fn = click.option("--log-file", type=click.Path(path_type=Path), default=None,
+                      help="Write JSON logs here instead of stderr.")(fn)
+    return fn
+
+
+def _announce(name: str):
+    return lambda url: click.echo(f"{name} ready — status at {url}/status", err=True)
+
+
+@click.group()
+def service() -> None:
+    """Run one floor service in the foreground (Ctrl-C stops it cleanly)."""
+
+
+@service.command()
+@_common
+def table(bootstrap: str, status_port: int, log_file: Path | None) -> None:
+    """Table sessions: commands in, table events out."""
+    from services.table.app import main
+    setup_logging("table-service", log_file)
+    asyncio.run(main(Settings.from_env(bootstrap), status_port=status_port,
+                     on_ready=_announce("table-service")))
+
+
+@service.command()
+@_common
+@click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
+              help="Projection database (default: var/projections/floor.duckdb).")
+def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: Path | None) -> None:
+    """Projects table events into DuckDB and serves the floor dashboard at /."""
+    from services.projections.app import main
+    from services.projections.cli import default_db
+    setup_logging("projector", log_file)
+    asyncio.run(main(Settings.from_env(bootstrap), db_path or default_db(),
+                     status_port=status_port, on_ready=_announce("projector")))

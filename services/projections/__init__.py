@@ -1,0 +1,1 @@
+"""DuckDB projections of the floor's event log: reporting, finance reconciliation, holds."""

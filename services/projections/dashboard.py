@@ -1,0 +1,88 @@
+"""The floor dashboard: live per-table figures, a chart of house win, recent refusals and dead
+letters — served by the projector at / (HTML, refreshes itself) and /api/tables (JSON)."""
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+from contracts.money import format_money
+from services.projections import store
+from services.projections.report import TableFigures, table_report
+
+if TYPE_CHECKING:
+    from services.projections.app import ProjectorService
+    from services.runtime.status import Page
+
+STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}"""
+
+
+def chart(figures: list[TableFigures]) -> str:
+    """Horizontal bars of house win per table (SVG), green for a house win, red for a loss."""
+    if not figures:
+        return ""
+    biggest = max(abs(f.house_win) for f in figures) or 1
+    rows = []
+    for i, f in enumerate(figures):
+        width = int(300 * abs(f.house_win) / biggest)
+        x = 400 if f.house_win >= 0 else 400 - width
+        colour = "#2a8f3c" if f.house_win >= 0 else "#c0392b"
+        y = 10 + i * 28
+        rows.append(f'<text x="0" y="{y + 15}">{html.escape(f.table_id)}</text>'
+                    f'<rect x="{x}" y="{y}" width="{width}" height="20" fill="{colour}"/>'
+                    f'<text x="720" y="{y + 15}" text-anchor="end">'
+                    f'{html.escape(format_money(f.house_win, f.currency))}</text>')
+    height = 20 + 28 * len(figures)
+    return (f'<svg width="720" height="{height}" role="img" aria-label="house win per table">'
+            f'<line x1="400" y1="0" x2="400" y2="{height}" stroke="#999"/>{"".join(rows)}</svg>')
+
+
+def snapshot(service: "ProjectorService") -> dict[str, Any]:
+    with store.connect(service.db_path) as con:
+        figures = table_report(con)
+        last = dict(con.execute(
+            "SELECT table_id, arg_max(pocket, settled_at) FROM rounds WHERE settled_at IS NOT NULL "
+            "GROUP BY table_id").fetchall())
+        refusals = con.execute("SELECT at, table_id, code, reason, rule FROM rejections "
+                               "ORDER BY at DESC LIMIT 8").fetchall()
+        letters = con.execute("SELECT failed_at, service, code, reason FROM dead_letters "
+                              "ORDER BY failed_at DESC LIMIT 8").fetchall()
+        letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
+    return {"figures": figures, "last_pocket": last, "refusals": refusals,
+            "dead_letters": letters, "dead_letter_count": letter_count}
+
+
+def render(service: "ProjectorService") -> bytes:
+    s = snapshot(service)
+    rows = "".join(
+        f"<tr><td>{html.escape(f.table_id)}</td><td>{f.rounds}</td>"
+        f"<td>{format_money(f.wagered, f.currency)}</td><td>{format_money(f.paid, f.currency)}</td>"
+        f"<td class='{'neg' if f.house_win < 0 else ''}'>{format_money(f.house_win, f.currency)}</td>"
+        f"<td>{f.hold_pct if f.hold_pct is not None else '—'} %</td>"
+        f"<td>{html.escape(str(s['last_pocket'].get(f.table_id, '—')))}</td></tr>"
+        for f in s["figures"])
+    refusals = "".join(f"<tr><td>{html.escape(str(t))}</td><td>{html.escape(tb)}</td><td>{c}</td>"
+                       f"<td>{html.escape(r)}</td><td>{html.escape(rule or '')}</td></tr>"
+                       for t, tb, c, r, rule in s["refusals"])
+    letters = "".join(f"<tr><td>{html.escape(str(t))}</td><td>{sv}</td><td>{c}</td>"
+                      f"<td>{html.escape(r)}</td></tr>" for t, sv, c, r in s["dead_letters"])
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">
+<title>Casino floor — live</title><style>{STYLE}</style></head><body>
+<h1>Casino floor — live</h1><p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
+<h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th><th>house win</th>
+<th>hold</th><th>last result</th></tr>{rows}</table>
+<h2>House win per table</h2>{chart(s["figures"])}
+<h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th><th>rule</th></tr>{refusals}</table>
+<h2>Dead letters ({s["dead_letter_count"]})</h2><table><tr><th>when</th><th>service</th><th>code</th><th>reason</th></tr>{letters}</table>
+</body></html>"""
+    return page.encode()
+
+
+def dashboard_pages(service: "ProjectorService") -> dict[str, "Page"]:
+    def tables_json(_q: dict[str, str]) -> bytes:
+        return json.dumps([f.to_dict() for f in snapshot(service)["figures"]]).encode()
+
+    return {"/": ("text/html; charset=utf-8", lambda _q: render(service)),
+            "/api/tables": ("application/json", tables_json)}

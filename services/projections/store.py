@@ -1,0 +1,69 @@
+"""The projection database (a DuckDB file): schema and short-lived connections.
+
+DuckDB lets one process write a file, or several read it, never both at once. So the projector
+holds the file only while it applies a batch, and readers (reports, the dashboard) retry
+briefly when they meet the writer's lock.
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    event_id VARCHAR PRIMARY KEY, event_type VARCHAR, aggregate_id VARCHAR, sequence BIGINT,
+    occurred_at TIMESTAMPTZ, recorded_at TIMESTAMPTZ, producer VARCHAR, body JSON);
+CREATE TABLE IF NOT EXISTS positions (aggregate_id VARCHAR PRIMARY KEY, sequence BIGINT);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id VARCHAR PRIMARY KEY, game VARCHAR, wheel VARCHAR, profile VARCHAR,
+    currency VARCHAR, min_bet BIGINT, max_bet BIGINT, opened_at TIMESTAMPTZ,
+    closed_at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS rounds (
+    round_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_number BIGINT,
+    opened_at TIMESTAMPTZ, closed_at TIMESTAMPTZ, pocket VARCHAR, settled_at TIMESTAMPTZ,
+    bet_count BIGINT, wagered BIGINT, paid BIGINT, house_win BIGINT);
+CREATE TABLE IF NOT EXISTS bets (
+    bet_id VARCHAR PRIMARY KEY, round_id VARCHAR, table_id VARCHAR, seat INTEGER,
+    player_id VARCHAR, kind VARCHAR, selection VARCHAR, stake BIGINT, currency VARCHAR,
+    placed_at TIMESTAMPTZ, paid BIGINT, net BIGINT, outcome VARCHAR, rule VARCHAR,
+    settled_at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS rejections (
+    event_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_id VARCHAR, bet_id VARCHAR,
+    command_type VARCHAR, code VARCHAR, field VARCHAR, reason VARCHAR, rule VARCHAR,
+    at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS dead_letters (
+    dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
+    source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);
+"""
+
+
+def _is_lock_conflict(err: duckdb.Error) -> bool:
+    return "lock" in str(err).lower()
+
+
+@contextlib.contextmanager
+def connect(path: Path, *, read_only: bool = False,
+            wait_seconds: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the projection file, waiting up to `wait_seconds` for another
+    process's lock to go away. Writers get the schema created on first use."""
+    deadline = time.monotonic() + wait_seconds
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.Error as err:
+            if not _is_lock_conflict(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    try:
+        if not read_only:
+            con.execute(SCHEMA)
+        yield con
+    finally:
+        con.close()

@@ -1,0 +1,1 @@
+"""A floor simulator: dealers and players at N roulette tables, playing rounds continuously."""

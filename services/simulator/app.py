@@ -1,0 +1,73 @@
+"""Publishing the simulated floor: N tables, rounds at a chosen rate, with progress."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Callable
+
+from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC
+from services.runtime.bus import Bus
+from services.runtime.replay import replay
+from services.runtime.settings import Settings
+from services.simulator.floor import SimTable, finish_round, make_tables, open_table, round_commands
+from services.table.domain import TableSession
+
+log = logging.getLogger(__name__)
+
+
+def simulator_bus(settings: Settings) -> Bus:
+    bus = Bus(settings, "floor-simulator")
+    bus.declare_publisher(TABLE_COMMANDS_TOPIC, "Simulated dealer terminals: rounds, bets, results.")
+    return bus
+
+
+async def known_tables(settings: Settings) -> dict[str, TableSession]:
+    """What the log says about the tables, so a restarted simulator resumes instead of
+    re-opening tables or leaving a round half-played."""
+    tables: dict[str, TableSession] = {}
+    async for event in replay(settings.bootstrap, TABLE_EVENTS_TOPIC.name):
+        table = tables.setdefault(event.aggregate_id, TableSession(event.aggregate_id))
+        if event.sequence == table.version + 1:
+            table.apply(event)
+    return tables
+
+
+async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
+                   profile: str = "BO", currency: str = "BOB",
+                   progress: Callable[[int, int], None] | None = None,
+                   stop: asyncio.Event | None = None) -> int:
+    """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
+    (0 = as fast as possible). Returns the number of rounds sent."""
+    rng = random.Random(seed)
+    floor = make_tables(tables, profile, currency)
+    bus = simulator_bus(settings)
+    await bus.broker.connect()
+    try:
+        await _open_or_resume(bus, settings, floor, rng)
+        sent = 0
+        started = time.monotonic()
+        while (rounds == 0 or sent < rounds * len(floor)) and not (stop and stop.is_set()):
+            table = floor[sent % len(floor)]
+            await bus.publish(round_commands(table, rng))
+            sent += 1
+            if progress and sent % len(floor) == 0:
+                progress(sent, rounds * len(floor))
+            if rate > 0:
+                due = started + sent / (rate * len(floor))
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+        return sent
+    finally:
+        await bus.broker.stop()
+
+
+async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
+                          rng: random.Random) -> None:
+    state = await known_tables(settings)
+    for table in floor:
+        known = state.get(table.table_id)
+        if known is None or known.config is None:
+            await bus.publish([open_table(table)])
+        elif known.round is not None:
+            await bus.publish(finish_round(table, known.round.state.value, rng))

@@ -1,0 +1,68 @@
+"""The commands a dealer terminal sends for one round at one table. Pure."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from contracts.envelope import Actor, Command, new_id
+from contracts.table import (
+    CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData,
+    TableOpenedData,
+)
+from services.simulator.players import Mix, random_bet
+
+SOURCE = "floor-simulator"
+
+
+@dataclass
+class SimTable:
+    table_id: str
+    config: TableOpenedData
+    dealer: Actor
+    players: list[str] = field(default_factory=list)
+
+
+def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[SimTable]:
+    return [SimTable(
+        table_id=f"RUL-{i:02d}",
+        config=TableOpenedData(wheel="european", profile=profile, currency=currency,
+                               min_bet=100, max_bet=50_000),
+        dealer=Actor(employee_id=f"D{100 + i}", role="dealer"),
+        players=[f"P{i:02d}{s}" for s in range(1, 7)],
+    ) for i in range(1, count + 1)]
+
+
+def open_table(table: SimTable) -> Command:
+    return OpenTable(target_id=table.table_id, issued_by=SOURCE,
+                     actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
+
+
+def round_commands(table: SimTable, rng: random.Random, mix: Mix = Mix()) -> list[Command]:
+    """OpenRound, some bets, «no más apuestas», maybe a late bet, the result."""
+    corr = new_id()
+    common = dict(target_id=table.table_id, issued_by=SOURCE, correlation_id=corr)
+    cmds: list[Command] = [OpenRound(actor=table.dealer, **common)]
+    for _ in range(rng.randint(2, 10)):
+        cmds.append(_bet(table, rng, mix, common))
+    cmds.append(CloseBets(actor=table.dealer, **common))
+    if rng.random() < mix.late_bet_rate:
+        cmds.append(_bet(table, rng, Mix(over_max_rate=0), common))
+    cmds.append(RecordSpin(actor=table.dealer, payload=RecordSpinData(pocket=str(rng.randrange(37))),
+                           **common))
+    return cmds
+
+
+def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Command]:
+    """Commands that bring a round left open by an earlier run to its end."""
+    common = dict(target_id=table.table_id, issued_by=SOURCE, actor=table.dealer)
+    spin = RecordSpin(payload=RecordSpinData(pocket=str(rng.randrange(37))), **common)
+    return {"betting": [CloseBets(**common), spin], "closed": [spin]}.get(state, [])
+
+
+def _bet(table: SimTable, rng: random.Random, mix: Mix, common: dict) -> Command:
+    seat = rng.randint(1, len(table.players))
+    return PlaceBet(payload=PlaceBetData(bet_id=new_id(), seat=seat,
+                                         player_id=table.players[seat - 1],
+                                         bet=random_bet(rng, table.config.currency,
+                                                        table.config.max_bet, mix)),
+                    **common)

@@ -1,0 +1,220 @@
+"""The table session aggregate (sesión de mesa) of a roulette table. Pure: no I/O.
+
+Life of a round (pase, seed 002 §1.1 q): RoundOpened → BetPlaced… → BetsClosed («no más
+apuestas») → SpinResulted → BetSettled… → RoundSettled. Every command either becomes events
+or a rejection event that says why (BetRejected for bets, CommandRejected for the rest), so
+the audit trail shows refused actions too.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from functools import singledispatchmethod
+
+from contracts.envelope import Command, Event
+from contracts.money import Money
+from contracts.table import (
+    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled, BetSettledData,
+    BetsClosed, BetsClosedData, CloseBets, CloseTable, CommandRejected, CommandRejectedData,
+    OpenRound, OpenTable, PlaceBet, RecordSpin, RoundOpened, RoundOpenedData, RoundSettled,
+    RoundSettledData, SpinResulted, SpinResultedData, TableClosed, TableOpened, TableOpenedData,
+)
+from services.runtime.aggregate import Aggregate
+from services.table import settlement
+from services.table.policy import LATE_BET_RULE, LIMIT_RULE
+
+
+class RoundState(enum.Enum):
+    BETTING = "betting"
+    CLOSED = "closed"      # «no más apuestas»
+    SPUN = "spun"          # result recorded, settlement in progress
+    SETTLED = "settled"
+
+
+@dataclass
+class Round:
+    round_id: str
+    number: int
+    state: RoundState = RoundState.BETTING
+    bets: dict[str, BetPlacedData] = field(default_factory=dict)
+    pocket: str | None = None
+    settled: dict[str, BetSettledData] = field(default_factory=dict)
+
+
+class TableSession(Aggregate):
+    PRODUCER = "table-service"
+
+    def __init__(self, aggregate_id: str) -> None:
+        super().__init__(aggregate_id)
+        self.config: TableOpenedData | None = None
+        self.closed = False
+        self.round: Round | None = None
+        self.rounds_played = 0
+
+    # ===== commands ============================================================================
+    def handle(self, command: Command) -> list[Event]:
+        """Decide on a command; return the new events (none for a redelivered command)."""
+        if self.has_handled(command) and not isinstance(command, RecordSpin):
+            return []
+        if self.config is None and not isinstance(command, OpenTable):
+            self._refuse(command, "target_id", "the table is not open")
+        elif self.closed:
+            self._refuse(command, "target_id", "the table is closed")
+        else:
+            self._decide(command)
+        return self.collect()
+
+    @singledispatchmethod
+    def _decide(self, command: Command) -> None:
+        self._refuse(command, "command_type", f"{command.command_type} is not a table command")
+
+    @_decide.register
+    def _open_table(self, command: OpenTable) -> None:
+        if self.config is not None:
+            return self._refuse(command, "target_id", "the table is already open")
+        cfg = command.payload
+        if cfg.min_bet > cfg.max_bet or cfg.max_bet == 0:
+            return self._refuse(command, "payload.max_bet",
+                                "max_bet must be positive and not below min_bet")
+        self.trigger(TableOpened, cfg, command)
+
+    @_decide.register
+    def _open_round(self, command: OpenRound) -> None:
+        if self.round is not None and self.round.state is not RoundState.SETTLED:
+            return self._refuse(command, "command_type",
+                                f"round {self.round.round_id} is still {self.round.state.value}")
+        number = self.rounds_played + 1
+        self.trigger(RoundOpened, RoundOpenedData(round_id=f"{self.id}.{number}",
+                                                  round_number=number), command)
+
+    @_decide.register
+    def _place_bet(self, command: PlaceBet) -> None:
+        problem = self._bet_problem(command)
+        if problem is None:
+            p = command.payload
+            self.trigger(BetPlaced, BetPlacedData(round_id=self.round.round_id, bet_id=p.bet_id,
+                                                  seat=p.seat, player_id=p.player_id, bet=p.bet),
+                         command)
+            return
+        code, fld, reason, rule = problem
+        p = command.payload
+        self.trigger(BetRejected, BetRejectedData(
+            round_id=self.round.round_id if self.round else None, bet_id=p.bet_id, seat=p.seat,
+            player_id=p.player_id, bet=p.bet, code=code, field=fld, reason=reason, rule=rule),
+            command)
+
+    def _bet_problem(self, command: PlaceBet) -> tuple[str, str, str, str] | None:
+        """(code, field, reason, rule) when the bet must be refused, else None."""
+        cfg, bet, rnd = self.config, command.payload.bet, self.round
+        assert cfg is not None
+        if rnd is None or rnd.state is RoundState.SETTLED:
+            return "NO_OPEN_ROUND", "target_id", "no round is open for bets", ""
+        if rnd.state is not RoundState.BETTING:
+            return ("BETTING_CLOSED", "payload", "bet placed after «no más apuestas»: void, "
+                    "chips returned to the player", LATE_BET_RULE[cfg.profile])
+        if command.payload.bet_id in rnd.bets:
+            return "DUPLICATE_BET", "payload.bet_id", "a bet with this id is already placed", ""
+        if bet.stake.currency != cfg.currency:
+            return ("WRONG_CURRENCY", "payload.bet.stake.currency",
+                    f"the table plays in {cfg.currency}, not {bet.stake.currency}", "")
+        if bet.stake.amount > cfg.max_bet:
+            return ("OVER_MAXIMUM", "payload.bet.stake.amount",
+                    f"{bet.stake.amount} is over the table maximum {cfg.max_bet} "
+                    f"({cfg.currency} minor units)", LIMIT_RULE[cfg.profile])
+        if bet.stake.amount < cfg.min_bet:
+            return ("UNDER_MINIMUM", "payload.bet.stake.amount",
+                    f"{bet.stake.amount} is under the table minimum {cfg.min_bet} "
+                    f"({cfg.currency} minor units)", LIMIT_RULE[cfg.profile])
+        invalid = settlement.bet_problem(cfg, bet)
+        if invalid is not None:
+            return "INVALID_BET", invalid[0], invalid[1], ""
+        return None
+
+    @_decide.register
+    def _close_bets(self, command: CloseBets) -> None:
+        if self.round is None or self.round.state is not RoundState.BETTING:
+            return self._refuse(command, "command_type", "no round is open for bets")
+        self.trigger(BetsClosed, BetsClosedData(round_id=self.round.round_id,
+                                                bet_count=len(self.round.bets)), command)
+
+    @_decide.register
+    def _record_spin(self, command: RecordSpin) -> None:
+        rnd, cfg = self.round, self.config
+        assert cfg is not None
+        if self.has_handled(command):
+            # Redelivered after a crash: finish the settlement if it was cut short.
+            if rnd is not None and rnd.state is RoundState.SPUN:
+                self._settle(command)
+            return
+        if rnd is None or rnd.state is not RoundState.CLOSED:
+            return self._refuse(command, "command_type",
+                                "a result can only be recorded after «no más apuestas»")
+        if command.payload.pocket == "00" and cfg.wheel != "american":
+            return self._refuse(command, "payload.pocket", "00 is not on a european wheel")
+        self.trigger(SpinResulted, SpinResultedData(round_id=rnd.round_id, wheel=cfg.wheel,
+                                                    pocket=command.payload.pocket), command)
+        self._settle(command)
+
+    def _settle(self, command: Command) -> None:
+        rnd, cfg = self.round, self.config
+        assert rnd is not None and cfg is not None and rnd.pocket is not None
+        open_bets = [b for bid, b in rnd.bets.items() if bid not in rnd.settled]
+        for data in settlement.settle(cfg, rnd.round_id, open_bets, rnd.pocket):
+            self.trigger(BetSettled, data, command)
+        wagered = sum(s.stake.amount for s in rnd.settled.values())
+        paid = sum(s.paid.amount for s in rnd.settled.values())
+        self.trigger(RoundSettled, RoundSettledData(
+            round_id=rnd.round_id, round_number=rnd.number, pocket=rnd.pocket,
+            bet_count=len(rnd.settled), wagered=Money(amount=wagered, currency=cfg.currency),
+            paid=Money(amount=paid, currency=cfg.currency), house_win=wagered - paid), command)
+
+    @_decide.register
+    def _close_table(self, command: CloseTable) -> None:
+        if self.round is not None and self.round.state not in (RoundState.SETTLED,):
+            return self._refuse(command, "command_type",
+                                f"round {self.round.round_id} is not settled yet")
+        self.trigger(TableClosed, command.payload, command)
+
+    def _refuse(self, command: Command, fld: str, reason: str) -> None:
+        self.trigger(CommandRejected, CommandRejectedData(
+            command_id=command.command_id, command_type=command.command_type,
+            field=fld, reason=reason), command)
+
+    # ===== state changes =======================================================================
+    @singledispatchmethod
+    def mutate(self, event: Event) -> None:
+        """Events that change nothing here (rejections) fall through to this."""
+
+    @mutate.register
+    def _(self, event: TableOpened) -> None:
+        self.config = event.payload
+
+    @mutate.register
+    def _(self, event: RoundOpened) -> None:
+        self.round = Round(event.payload.round_id, event.payload.round_number)
+
+    @mutate.register
+    def _(self, event: BetPlaced) -> None:
+        self.round.bets[event.payload.bet_id] = event.payload
+
+    @mutate.register
+    def _(self, event: BetsClosed) -> None:
+        self.round.state = RoundState.CLOSED
+
+    @mutate.register
+    def _(self, event: SpinResulted) -> None:
+        self.round.pocket = event.payload.pocket
+        self.round.state = RoundState.SPUN
+
+    @mutate.register
+    def _(self, event: BetSettled) -> None:
+        self.round.settled[event.payload.bet_id] = event.payload
+
+    @mutate.register
+    def _(self, event: RoundSettled) -> None:
+        self.round.state = RoundState.SETTLED
+        self.rounds_played = event.payload.round_number
+
+    @mutate.register
+    def _(self, event: TableClosed) -> None:
+        self.closed = True

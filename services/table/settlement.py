@@ -1,0 +1,44 @@
+"""The seam between the table and the rules engine: validate a bet, settle a round.
+
+The table never computes a payout itself; it asks the engine (services/rules/roulette), which
+answers with the amount and the seed rule behind it.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from contracts.money import Money
+from contracts.table import BetPlacedData, BetSettledData, BetSpec, TableOpenedData
+from services.rules.core import RulesError, get_profile
+from services.rules.roulette import RouletteBet, settle_bets
+
+
+def engine_bet(spec: BetSpec) -> RouletteBet:
+    return RouletteBet(kind=spec.kind, amount=spec.stake.amount, numbers=tuple(spec.numbers),
+                       index=spec.index)
+
+
+def bet_problem(config: TableOpenedData, spec: BetSpec) -> tuple[str, str] | None:
+    """(field, reason) when the engine says the bet is not a valid bet on this wheel."""
+    try:
+        settle_bets(get_profile(config.profile), config.wheel, [engine_bet(spec)],
+                    pocket="1")
+    except RulesError as err:
+        return f"payload.bet.{err.field}", err.reason
+    return None
+
+
+def settle(config: TableOpenedData, round_id: str, bets: Iterable[BetPlacedData],
+           pocket: str) -> list[BetSettledData]:
+    placed = list(bets)
+    results = settle_bets(get_profile(config.profile), config.wheel,
+                          [engine_bet(b.bet) for b in placed], pocket)
+    return [
+        BetSettledData(
+            round_id=round_id, bet_id=b.bet_id, seat=b.seat, player_id=b.player_id,
+            kind=b.bet.kind, stake=b.bet.stake,
+            paid=Money(amount=r.paid, currency=config.currency), net=r.net,
+            outcome=r.outcome.value, rule=str(r.rule), rule_note=r.rule.note or "",
+        )
+        for b, r in zip(placed, results)
+    ]

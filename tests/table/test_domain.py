@@ -1,0 +1,135 @@
+"""The table session aggregate, without a broker: rounds, refusals, settlement, idempotency."""
+from datetime import datetime, timezone
+
+import pytest
+
+from contracts.envelope import Actor
+from contracts.money import Money
+from contracts.table import (
+    BetRejected, BetSettled, BetSpec, CloseBets, CloseTable, CommandRejected,
+    OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData, RoundSettled,
+    SpinResulted, TableOpenedData,
+)
+from services.table.domain import RoundState, TableSession
+
+DEALER = Actor(employee_id="D1", role="dealer")
+T = "RUL-01"
+
+
+def cmd(cls, **kw):
+    return cls(target_id=T, issued_by="test", actor=DEALER,
+               issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc), **kw)
+
+
+def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", currency="BOB"):
+    return cmd(PlaceBet, payload=PlaceBetData(bet_id=bet_id, seat=1, player_id="P1", bet=BetSpec(
+        kind=kind, numbers=numbers, index=index, stake=Money(amount=amount, currency=currency))))
+
+
+@pytest.fixture
+def table() -> TableSession:
+    t = TableSession(T)
+    t.handle(cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+                                                   currency="BOB", min_bet=100, max_bet=50_000)))
+    t.handle(cmd(OpenRound))
+    return t
+
+
+def test_straight_up_win_pays_35_to_1_and_names_the_rule(table):
+    table.handle(bet())
+    table.handle(cmd(CloseBets))
+    events = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="17")))
+    assert [type(e) for e in events] == [SpinResulted, BetSettled, RoundSettled]
+    settled = events[1].payload
+    assert settled.paid.amount == 1000 * 36 and settled.net == 35_000
+    assert settled.rule.startswith("seed ")
+    assert events[2].payload.house_win == 1000 - 36_000
+    assert [e.sequence for e in events] == [5, 6, 7]
+
+
+def test_losing_bet_pays_nothing(table):
+    table.handle(bet(kind="split", numbers=("17", "20")))
+    table.handle(cmd(CloseBets))
+    events = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="5")))
+    assert events[1].payload.paid.amount == 0 and events[1].payload.outcome == "lose"
+    assert events[2].payload.house_win == 1000
+
+
+def test_over_maximum_is_refused_with_the_limit_rule(table):
+    [event] = table.handle(bet(amount=60_000))
+    assert isinstance(event, BetRejected)
+    assert event.payload.code == "OVER_MAXIMUM"
+    assert event.payload.field == "payload.bet.stake.amount"
+    assert "50000" in event.payload.reason and event.payload.rule == "seed 002 §1.2.1.1"
+    assert table.round.bets == {}
+
+
+def test_under_minimum_and_wrong_currency_are_refused(table):
+    [under] = table.handle(bet(amount=50, bet_id="u"))
+    [wrong] = table.handle(bet(currency="CLP", bet_id="w"))
+    assert under.payload.code == "UNDER_MINIMUM"
+    assert wrong.payload.code == "WRONG_CURRENCY"
+
+
+def test_late_bet_after_no_mas_apuestas_is_void(table):
+    table.handle(cmd(CloseBets))
+    [event] = table.handle(bet(bet_id="late"))
+    assert event.payload.code == "BETTING_CLOSED"
+    assert "no más apuestas" in event.payload.reason
+    assert event.payload.rule == "seed 000 §4.1.4.3"
+
+
+def test_a_bet_the_engine_finds_malformed_is_refused_naming_the_field(table):
+    [event] = table.handle(bet(kind="split", numbers=("1", "36")))
+    assert event.payload.code == "INVALID_BET"
+    assert event.payload.field.startswith("payload.bet")
+
+
+def test_commands_out_of_order_are_refused_for_the_audit_trail(table):
+    [event] = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="3")))
+    assert isinstance(event, CommandRejected)
+    assert "no más apuestas" in event.payload.reason
+    [again] = table.handle(cmd(OpenRound))
+    assert isinstance(again, CommandRejected)
+    [close] = table.handle(cmd(CloseTable))
+    assert isinstance(close, CommandRejected)
+
+
+def test_redelivered_command_is_a_no_op(table):
+    place = bet()
+    assert len(table.handle(place)) == 1
+    assert table.handle(place) == []
+    assert len(table.round.bets) == 1
+
+
+def test_rebuild_from_the_log_gives_the_same_state(table):
+    log = []
+    for c in (bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets),
+              cmd(RecordSpin, payload=RecordSpinData(pocket="17"))):
+        log.extend(table.handle(c))
+    fresh = TableSession(T)
+    opened = TableSession(T)
+    history = opened.handle(cmd(OpenTable, payload=table.config)) + opened.handle(cmd(OpenRound))
+    rebuilt = TableSession.rebuild(T, [*history, *log])
+    assert rebuilt.version == table.version and rebuilt.rounds_played == 1
+    assert rebuilt.round.settled == table.round.settled
+    assert fresh.version == 0
+
+
+def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
+    table, log = TableSession(T), []
+    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO", currency="BOB",
+                                                   min_bet=100, max_bet=50_000)),
+              cmd(OpenRound), bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets)):
+        log += table.handle(c)
+    spin = cmd(RecordSpin, payload=RecordSpinData(pocket="17"))
+    events = table.handle(spin)
+    assert [type(e) for e in events] == [SpinResulted, BetSettled, BetSettled, RoundSettled]
+    # The service crashed after publishing only SpinResulted and the first BetSettled:
+    survivor = TableSession.rebuild(T, [*log, *events[:2]])
+    assert survivor.round.state is RoundState.SPUN
+    finished = survivor.handle(spin)
+    assert [type(e) for e in finished] == [BetSettled, RoundSettled]
+    assert finished[-1].payload.wagered.amount == 2000
+    assert finished[-1].sequence == events[-1].sequence
+    assert survivor.handle(spin) == []
