@@ -1,0 +1,78 @@
+"""Create the platform's topics with the partition counts we mean (never rely on auto-creation).
+
+`ensure_topics` is idempotent: existing topics with the right partition count are fine; an
+existing topic with a *different* count is an error, because keys (table ids) would hash to
+other partitions than the code expects. While the broker is still warming up it retries.
+"""
+from __future__ import annotations
+
+import time
+from typing import Mapping
+
+from kafka import KafkaAdminClient
+from kafka.admin import NewTopic
+from kafka.errors import KafkaError, TopicAlreadyExistsError
+
+from deploy.local.config import KafkaConfig, kafka_config
+
+__all__ = ["TopicSetupError", "ensure_topics", "partition_counts", "KafkaConfig", "kafka_config"]
+
+# -1: the broker's default.replication.factor (KIP-464) — 1 on Tansu, 3 on a production cluster.
+BROKER_DEFAULT = -1
+
+
+class TopicSetupError(RuntimeError):
+    """Topics could not be created, or an existing topic has another partition count."""
+
+
+def ensure_topics(bootstrap: str, topics: Mapping[str, int], *, timeout: float = 30.0,
+                  replication_factor: int = BROKER_DEFAULT) -> None:
+    """Make every topic in `topics` (name -> partitions) exist with that partition count."""
+    for name, partitions in topics.items():
+        if not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1:
+            raise ValueError(f"topics[{name!r}]: partition count must be an int >= 1, "
+                             f"not {partitions!r}")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            wait_ms = int(1000 * min(5.0, max(0.5, deadline - time.monotonic())))
+            return _ensure_once(bootstrap, topics, replication_factor, wait_ms)
+        except (KafkaError, OSError) as error:   # not ready yet, or a creation race: retry
+            if time.monotonic() > deadline:
+                raise TopicSetupError(f"could not create topics {sorted(topics)} on "
+                                      f"{bootstrap} in {timeout:.0f} s: {error!r}") from error
+            time.sleep(0.2)
+
+
+def _ensure_once(bootstrap: str, topics: Mapping[str, int], replication_factor: int,
+                 wait_ms: int) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="casino-admin",
+                             request_timeout_ms=wait_ms, bootstrap_timeout_ms=wait_ms)
+    try:
+        existing = set(admin.list_topics())
+        missing = [name for name in topics if name not in existing]
+        if missing:
+            try:
+                admin.create_topics([NewTopic(n, topics[n], replication_factor) for n in missing])
+            except TopicAlreadyExistsError:
+                pass   # someone else created one meanwhile; the check below decides
+        _check_counts(partition_counts(admin, list(topics)), topics)
+    finally:
+        admin.close()
+
+
+def partition_counts(admin: KafkaAdminClient, names: list[str]) -> dict[str, int]:
+    """Partition count of each existing topic among `names`."""
+    return {t["name"]: len(t["partitions"]) for t in admin.describe_topics(names)
+            if t["error_code"] == 0}
+
+
+def _check_counts(actual: Mapping[str, int], wanted: Mapping[str, int]) -> None:
+    wrong = {n: (wanted[n], actual.get(n)) for n in wanted if actual.get(n) != wanted[n]}
+    missing = [n for n, (_, have) in wrong.items() if have is None]
+    if missing:
+        raise KafkaError(f"topics not visible yet: {missing}")   # retried by ensure_topics
+    if wrong:
+        detail = ", ".join(f"{n}: wanted {w}, has {h}" for n, (w, h) in sorted(wrong.items()))
+        raise TopicSetupError(f"existing topics have other partition counts ({detail}); "
+                              "delete them or change the topic registry")
