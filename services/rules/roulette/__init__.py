@@ -6,3 +6,5 @@ from services.rules.roulette.layout import WHEELS
 from services.rules.roulette.settle import settle_bet, settle_bets
 
 __all__ = ["RouletteBet", "settle_bets", "settle_bet", "WHEELS", "KINDS"]
+
+from services.rules.roulette import game as _game  # noqa: E402,F401  (registers "roulette")

@@ -35,7 +35,8 @@ def check_pocket(wheel: Wheel, pocket: object) -> str:
     return pocket
 
 
-def _limit(profile: Profile, limits: Limits, bet: RouletteBet, amount: int) -> LimitOutcome:
+def limit_outcome(profile: Profile, limits: Limits, bet: RouletteBet,
+                  amount: int) -> LimitOutcome:
     if bet.imprisoned:  # limits were applied when the stake went to prison
         return apply_limits(amount, None, profile)
     return apply_limits(amount, limits_for(limits, bet.kind, profile), profile)
@@ -67,7 +68,7 @@ def _settle_plain(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int,
     group = coverage(bet, wheel)
     pay = pay_for(profile, bet.kind)
     decision = decide(profile, wheel, bet, group, pay, pocket)
-    lim = _limit(profile, limits, bet, amount)
+    lim = limit_outcome(profile, limits, bet, amount)
     paid = _money(lim.playing_stake, decision.multiplier, profile)
     extra_paid, returned, extra = _excess(profile, limits, bet, lim, decision)
     if lim.under_minimum:
