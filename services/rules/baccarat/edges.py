@@ -20,7 +20,7 @@ import numpy as np
 from services.rules.baccarat import tableau
 from services.rules.baccarat.coup import BANKER, PLAYER
 from services.rules.baccarat.settle import house_edge
-from services.rules.baccarat.variants import Variant, variants_for
+from services.rules.baccarat.variants import Variant, require_pay_table, variants_for
 from services.rules.core.profiles import Profile
 from services.rules.registry import EdgeRow
 
@@ -101,9 +101,11 @@ def _rows(variant: Variant, profile: Profile, policy: str) -> list[EdgeRow]:
     o = odds(variant.decks, policy)
     method = (f"exact enumeration, full {variant.decks}-deck shoe, drawing without replacement "
               f"(10^6 six-card point sequences)")
-    note = "" if not variant.choice_at_5 else (
-        f"Punto at 5: {policy.replace('_', ' ')}; the bet's counterparty is the player-banker, "
-        "the house takes only the deduction on Banca wins")
+    notes = [variant.pay_rule.note or ""]
+    if variant.choice_at_5:
+        notes.append(f"Punto at 5: {policy.replace('_', ' ')}; the bet's counterparty is the "
+                     "player-banker, the house takes only the deduction on Banca wins")
+    note = "; ".join(n for n in notes if n)
     kinds = (PLAYER, BANKER, "tie") if variant.tie_bet else (PLAYER, BANKER)
     bet_names = {PLAYER: "player", BANKER: "banker", "tie": "tie"}
     return [EdgeRow("baccarat", variant.id if not variant.choice_at_5 else f"{variant.id}/{policy}",
@@ -114,6 +116,7 @@ def _rows(variant: Variant, profile: Profile, policy: str) -> list[EdgeRow]:
 def edge_rows(profile: Profile) -> list[EdgeRow]:
     """Every bet of every modality the profile defines. Raises RulesError if a pay-table switch
     the profile is silent on (BO, §2.2.7 missing) has not been set."""
+    require_pay_table(profile)
     rows: list[EdgeRow] = []
     for variant in variants_for(profile).values():
         for policy in (POLICIES if variant.choice_at_5 else ("draw",)):

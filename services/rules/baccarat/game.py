@@ -53,6 +53,14 @@ def _round_dict(s: Settlement) -> dict[str, Any]:
             "rule": str(s.rnd.variant.draw_rule)}
 
 
+def _bank_line(b: chemin.BankResult) -> str:
+    p = b.position
+    return (f"bank {b.before}: {p.outcome.value}, {p.detail} ({p.rule}); after the round "
+            f"{b.after_round}, garage obligatorio {b.garage_mandatory}, voluntario "
+            f"{b.garage_voluntary}, remaining {b.remaining}"
+            + ("; the bank passes" if b.passes else ""))
+
+
 class BaccaratGame:
     name = "baccarat"
     profiles = frozenset({"BO", "CL-ARICA", "LIVE-GG"})
@@ -84,11 +92,7 @@ class BaccaratGame:
             lines.append(f"{bet.field} {bet.kind} {bet.amount}: {result.outcome.value}, paid "
                          f"{result.paid} — {result.detail} ({result.rule})")
         if s.bank is not None:
-            b = s.bank
-            lines.append(f"bank (seat {s.rnd.bank.seat}) {b.before}: {b.position.outcome.value}, "  # type: ignore[union-attr]
-                         f"{b.position.detail} ({b.position.rule}); after the round {b.after_round}, "
-                         f"garage obligatorio {b.garage_mandatory}, voluntario {b.garage_voluntary}, "
-                         f"remaining {b.remaining}" + ("; the bank passes" if b.passes else ""))
+            lines.append(_bank_line(s.bank))
         return lines
 
     def edges(self, profile: Profile) -> list[EdgeRow]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile, declare_switch
@@ -112,25 +115,28 @@ _LIVE = Variant("live", "Baccarat (live dealer)", 8, None, True, False,
                 RuleRef("003", "Bac §2.1.5"), RuleRef("003", "Bac §2.1.8"))
 
 
-def variants_for(profile: Profile) -> dict[str, Variant]:
-    """The modalities `profile` defines, built with the profile's switches."""
-    if profile.id == "BO":
-        pyb_decks = int(profile.switch("baccarat_punto_banca_decks"))
-        return {v.id: v for v in (
+def variants_for(profile: Profile) -> Mapping[str, Variant]:
+    """The modalities `profile` defines, built with the profile's switches (read-only)."""
+    if profile.id in ("BO", "CL-ARICA"):
+        return _table_variants(profile.id, int(profile.switch("baccarat_punto_banca_decks")))
+    if profile.id == "LIVE-GG":
+        return MappingProxyType({"live": _LIVE})
+    return MappingProxyType({})
+
+
+@lru_cache(maxsize=8)
+def _table_variants(profile_id: str, pyb_decks: int) -> Mapping[str, Variant]:
+    if profile_id == "BO":
+        return MappingProxyType({v.id: v for v in (
             _bo("punto_banca", "Punto y Banca", pyb_decks, 14, "§2.2.3.1"),
             _bo("chemin_de_fer", "Baccarat o Chemin de Fer o Ferrocarril", 8, 14, "§2.2.3.2"),
             _bo("midi", "Midi Punto y Banca", 6, 9, "§2.2.3.3"),
             _bo("mini", "Mini Punto y Banca", 6, 7, "§2.2.3.4"),
-        )}
-    if profile.id == "CL-ARICA":
-        pyb_decks = int(profile.switch("baccarat_punto_banca_decks"))
-        return {v.id: v for v in (
-            _cl("punto_banca", "Punto y Banca", pyb_decks, 14, "III §2.3.1"),
-            _cl("mini", "Mini Punto y Banca", 6, 6, "III §2.3.2"),
-        )}
-    if profile.id == "LIVE-GG":
-        return {"live": _LIVE}
-    return {}
+        )})
+    return MappingProxyType({v.id: v for v in (
+        _cl("punto_banca", "Punto y Banca", pyb_decks, 14, "III §2.3.1"),
+        _cl("mini", "Mini Punto y Banca", 6, 6, "III §2.3.2"),
+    )})
 
 
 def get_variant(profile: Profile, name: object) -> Variant:
@@ -159,6 +165,21 @@ def tie_ratio(profile: Profile) -> Fraction:
 def commission(profile: Profile) -> Fraction:
     """The Banca commission as a fraction of the winnings (5 % -> 1/20)."""
     return Fraction(profile.switch("baccarat_commission").rstrip("%")) / 100
+
+
+PAY_SWITCHES = ("baccarat_player_pays", "baccarat_commission", "baccarat_tie_pays")
+
+
+def require_pay_table(profile: Profile) -> None:
+    """One error listing every pay-table switch the profile is silent on (BO: §2.2.7 gap)."""
+    errors = []
+    for name in PAY_SWITCHES:
+        try:
+            profile.switch(name)
+        except RulesError as err:
+            errors.extend(err.errors)
+    if errors:
+        raise RulesError(errors=errors)
 
 
 def cut_card_depth(profile: Profile) -> int:
