@@ -54,7 +54,7 @@ def request(table, bets, cards):
             "bets": bets, "cards": cards}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(TABLES), bets_st, cards6)
 def test_payouts_never_negative_and_stakes_conserved(table, bets, raw):
     res = settle_request(request(table, bets, round_cards(raw)))
@@ -79,7 +79,7 @@ def test_payouts_never_negative_and_stakes_conserved(table, bets, raw):
     assert totals["house_win"] == totals["staked"] - totals["paid"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(TABLES), bets_st, cards6, st.randoms(use_true_random=False))
 def test_order_of_bets_does_not_matter(table, bets, raw, rnd):
     req = request(table, bets, round_cards(raw))
@@ -91,7 +91,7 @@ def test_order_of_bets_does_not_matter(table, bets, raw, rnd):
     assert a["totals"] == b["totals"] and a["round"] == b["round"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 5000), min_size=1, max_size=5), st.integers(0, 3000), cards6,
        st.sampled_from(["draw", "stand"]))
 def test_chemin_de_fer_money_is_conserved(punto_stakes, associated, raw, decision):
