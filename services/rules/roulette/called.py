@@ -7,8 +7,6 @@ ordinary inside bet, validated and settled like any other.
 """
 from __future__ import annotations
 
-from typing import Sequence
-
 from services.rules.core.errors import RulesError
 from services.rules.core.refs import RuleRef
 from services.rules.roulette.bets import RouletteBet
@@ -76,7 +74,3 @@ def expand(bet: RouletteBet, amount: int, wheel: Wheel) -> list[RouletteBet]:
     unit = amount // units
     return [RouletteBet(kind, unit * u, tuple(str(n) for n in numbers))
             for kind, numbers, u in parts]
-
-
-def expand_all(bets: Sequence[RouletteBet], wheel: Wheel) -> list[RouletteBet]:
-    return [part for b in bets for part in expand(b, b.amount, wheel)]

@@ -71,9 +71,9 @@ def _variants(profile: Profile, kind: str) -> list[str | None]:
     return ["half_back", "prison"]  # the player's choice on zero (seed 000 §4.1.4.2 item 11)
 
 
-def _kinds(profile: Profile) -> list[str]:
+def _kinds(profile: Profile, wheel: Wheel) -> list[str]:
     kinds = list(PAY_TABLES[profile.id])
-    if profile.switch("roulette_called_bets") == "allowed":
+    if profile.switch("roulette_called_bets") == "allowed" and wheel.name == "european":
         kinds += list(CALLED_KINDS)
     return kinds
 
@@ -97,7 +97,7 @@ def _rows(profile: Profile, wheel: Wheel, kind: str, option: str | None) -> list
 def edges(profile: Profile) -> list[EdgeRow]:
     rows: list[EdgeRow] = []
     for name in PROFILE_WHEELS[profile.id]:
-        for kind in _kinds(profile):
+        for kind in _kinds(profile, WHEELS[name]):
             for option in _variants(profile, kind):
                 rows.extend(_rows(profile, WHEELS[name], kind, option))
     return rows

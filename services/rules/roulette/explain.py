@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult
 from services.rules.roulette.bets import (CALLED_KINDS, EVEN_CHANCES, INDEXED, RouletteBet,
                                           coverage, sort_pockets)
 from services.rules.roulette.layout import COLUMNS, DOZENS, RED, Wheel
+from services.rules.roulette.limits import Limits
 from services.rules.roulette.request import RouletteRequest
 
 
@@ -35,6 +37,14 @@ def describe_bet(bet: RouletteBet, wheel: Wheel) -> str:
     return f"{bet.kind} {'-'.join(sort_pockets(group))}"
 
 
+def describe_limits(limits: Limits) -> str:
+    if limits is None:
+        return "none given"
+    if isinstance(limits, TableLimits):
+        return f"{limits.minimum}–{limits.maximum} per bet"
+    return ", ".join(f"{kind} {lim.minimum}–{lim.maximum}" for kind, lim in limits.items())
+
+
 def _bet_lines(i: int, bet: RouletteBet, result: BetResult, wheel: Wheel) -> list[str]:
     flags = [f for f in ("imprisoned", "noticed_before_result") if getattr(bet, f)]
     head = f"bets[{i}]: {describe_bet(bet, wheel)}, stake {bet.amount}"
@@ -45,6 +55,8 @@ def _bet_lines(i: int, bet: RouletteBet, result: BetResult, wheel: Wheel) -> lis
         lines.append(f"     note: {result.rule.note}")
     for line in _limit_lines(result.extra):
         lines.append(f"     {line}")
+    if result.excess_returned:
+        lines.append(f"     excess {result.excess_returned} returned to the player")
     lines.append(f"  -> outcome {result.outcome.value}: paid {result.paid} "
                  f"(net {result.net:+d})")
     return lines
@@ -70,7 +82,7 @@ def explain_lines(profile: Profile, wheel: Wheel, request: RouletteRequest,
     lines = [f"Profile {profile.id}: {profile.name}", f"Switches: {switches}",
              f"Wheel: {wheel.name}, {len(wheel.pockets)} pockets",
              f"Pocket: {describe_pocket(request.pocket, wheel)}",
-             f"Limits: {request.limits if request.limits is not None else 'none given'}"]
+             f"Limits: {describe_limits(request.limits)}"]
     for i, (bet, result) in enumerate(zip(request.bets, results)):
         lines.extend(_bet_lines(i, bet, result, wheel))
     for view in reductions:

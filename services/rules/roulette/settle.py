@@ -46,16 +46,19 @@ def _money(stake: int, multiplier: Fraction, profile: Profile) -> int:
     return profile.rounding.apply(Fraction(stake) * multiplier)
 
 
+def _forfeits_excess(lim: LimitOutcome, bet: RouletteBet, decision: Decision) -> bool:
+    """AR, unnoticed excess, number not won: «no tendrá derecho a devolución alguna» (seed
+    001) — the excess follows the bet (lost, or imprisoned with it)."""
+    return (lim.excess > 0 and lim.policy == "ar_cascade" and not bet.noticed_before_result
+            and decision.outcome is not Outcome.WIN)
+
+
 def _excess(profile: Profile, limits: Limits, bet: RouletteBet, lim: LimitOutcome,
             decision: Decision) -> tuple[int, int, dict]:
-    """(extra paid, excess returned, extra fields) for the stake above the maximum."""
-    if lim.excess == 0:
-        return 0, 0, {}
+    """(extra paid, excess returned, extra fields) for a stake above the maximum that does
+    not simply follow the bet."""
     if lim.policy != "ar_cascade" or bet.noticed_before_result:
         return lim.excess, lim.excess, {"limit_rule": str(lim.rule)}
-    if decision.outcome is not Outcome.WIN:  # seed 001: «no tendrá derecho a devolución alguna»
-        return _money(lim.excess, decision.multiplier, profile), 0, {
-            "limit_rule": str(lim.rule), "excess_played": lim.excess}
     parts, rest = cascade(profile, limits, bet.kind, lim.excess)
     paid = rest + sum(_money(p, 1 + r, profile) for _, p, r in parts)
     return paid, rest, {"limit_rule": str(CASCADE_RULE) if parts else str(lim.rule),
@@ -69,16 +72,21 @@ def _settle_plain(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int,
     pay = pay_for(profile, bet.kind)
     decision = decide(profile, wheel, bet, group, pay, pocket)
     lim = limit_outcome(profile, limits, bet, amount)
-    paid = _money(lim.playing_stake, decision.multiplier, profile)
-    extra_paid, returned, extra = _excess(profile, limits, bet, lim, decision)
+    playing, extra_paid, returned, extra = lim.playing_stake, 0, 0, {}
+    if _forfeits_excess(lim, bet, decision):
+        playing = amount
+        extra = {"limit_rule": str(lim.rule), "excess_played": lim.excess}
+    elif lim.excess:
+        extra_paid, returned, extra = _excess(profile, limits, bet, lim, decision)
     if lim.under_minimum:
         extra["under_minimum"] = True
         extra["limit_rule"] = f"{lim.rule} (settled on the actual stake; needs the jefe de " \
                               f"sala's authorisation, domain.md A-2)"
     if decision.outcome is Outcome.PRISON:
-        extra["imprisoned_stake"] = lim.playing_stake
-    return BetResult(bet.kind, amount, paid + extra_paid, decision.outcome, decision.rule,
-                     decision.detail, returned, extra)
+        extra["imprisoned_stake"] = playing
+    paid = _money(playing, decision.multiplier, profile) + extra_paid
+    return BetResult(bet.kind, amount, paid, decision.outcome, decision.rule, decision.detail,
+                     returned, extra)
 
 
 def _settle_called(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int,

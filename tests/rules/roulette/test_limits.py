@@ -84,3 +84,12 @@ def test_per_kind_limits_must_cover_the_kinds_bet():
     with pytest.raises(RulesError) as err:
         one("BO", RouletteBet("red", 100), "1", {"straight": LIM})
     assert err.value.field == "bets[0].limits.red"
+
+
+def test_ar_unnoticed_excess_follows_the_bet_into_prison():
+    ar = get_profile("AR-RUL", {"roulette_zero_even_chance": "prison"})
+    r = settle_bets(ar, "european", [RouletteBet("red", 5000)], "0", LIM)[0]
+    assert (r.outcome, r.paid, r.extra["imprisoned_stake"]) == (Outcome.PRISON, 0, 5000)
+    r = settle_bets(ar, "european", [RouletteBet("red", 5000, noticed_before_result=True)],
+                    "0", LIM)[0]
+    assert (r.paid, r.excess_returned, r.extra["imprisoned_stake"]) == (3000, 3000, 2000)
