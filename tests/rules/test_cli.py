@@ -45,7 +45,8 @@ def test_mixed_batch_goes_on_after_bad_lines_and_exits_1(tmp_path):
     assert result.exit_code == 1
     out = lines_of(result)
     assert [o["ok"] for o in out] == [True, False, False, False, True]
-    assert out[1]["errors"][0]["field"] == "line" and "invalid JSON" in out[1]["errors"][0]["reason"]
+    assert out[1]["errors"][0]["field"] == "line"
+    assert "invalid JSON" in out[1]["errors"][0]["reason"]
     assert out[1]["line"] == 2
     assert out[2]["id"] == "c" and out[2]["errors"][0]["field"] == "bets[0].numbers"
     assert out[3]["errors"][0]["field"] == "game"

@@ -10,7 +10,6 @@ Tests check that both paths give identical results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Sequence
 
 import numpy as np

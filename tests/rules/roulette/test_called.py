@@ -38,11 +38,20 @@ def test_known_payouts():
     assert settle_bets(BO, "european", [RouletteBet("orphelins", 500)], "17")[0].paid == 3600
 
 
-def test_neighbours_cover_the_pocket_and_two_each_side():
-    bet = RouletteBet("neighbours", 500, ("0",))
-    winners = {p for p in range(37)
-               if settle_bets(BO, "european", [bet], str(p))[0].outcome is Outcome.WIN}
-    assert winners == {3, 26, 0, 32, 15}
+WHEEL = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16,
+         33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26]
+
+
+def test_neighbours_of_every_centre_on_every_pocket():
+    for at, centre in enumerate(WHEEL):
+        sector = {WHEEL[(at + k) % 37] for k in range(-2, 3)}
+        bet = RouletteBet("neighbours", 500, (str(centre),))
+        for pocket in range(37):
+            r = settle_bets(BO, "european", [bet], str(pocket))[0]
+            assert r.paid == (3600 if pocket in sector else 0), (centre, pocket)
+    one_side = RouletteBet("neighbours", 300, ("0",), 1)
+    assert settle_bets(BO, "european", [one_side], "26")[0].paid == 3600
+    assert settle_bets(BO, "european", [one_side], "15")[0].paid == 0
 
 
 def test_called_bet_amount_must_split_into_equal_units():

@@ -37,7 +37,6 @@ def test_errors_name_each_field():
     assert not out["ok"]
     fields = [e["field"] for e in out["errors"]]
     assert fields == ["bets[1].amount", "bets[2].numbr"]
-    out = settle_request(req())
     out = settle_request(req(bets=[{"kind": "split", "numbers": ["17", "21"], "amount": 10}]))
     assert [e["field"] for e in out["errors"]] == ["bets[0].numbers"]
     out = settle_request(req(outcome={"pocket": "00"}))
