@@ -1,0 +1,1 @@
+"""Roulette wheel reader, wheel scene synthesis and per-camera wheel calibration."""

@@ -1,0 +1,162 @@
+"""Find the rotor in a frame: its outer edge is a circle seen slightly off-axis, an ellipse.
+
+1. Coarse centre: every strong edge votes along its gradient at the distances a wheel's
+   circles can have; the many concentric circles of a wheel (rim, tracks, rotor, ring lines)
+   agree on one point, while straight edges (an arm, a shadow, the table) spread their votes.
+2. The number ring is the only band where colour alternates quickly around the circle (red,
+   black, green segments, white digits). Per direction from the centre, the outer edge of
+   that band is where the rotor ends. A robust (Tukey) fit of r(theta) to a centre shift and
+   an ellipticity throws out directions spoiled by a hand, a deflector or the ball.
+3. cv2.fitEllipse on the kept edge points; a second pass from the fitted ellipse tightens it.
+
+All work is on small polar samplings (cv2.remap), so the whole search costs a few ms.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
+VOTE_DIST = np.arange(15, 52, 2.0, dtype=np.float32)  # 60..208 px at full size
+N_DIRS = 180                 # directions sampled around the centre
+_TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
+_ROWS = np.arange(N_DIRS)
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    """Image of a circle of the wheel plane: centre, semi-axes a (along `angle`) and b."""
+    cx: float
+    cy: float
+    a: float
+    b: float
+    angle: float  # degrees, image coordinates
+
+    @classmethod
+    def from_cv(cls, box) -> "Ellipse":
+        (cx, cy), (w, h), ang = box
+        return cls(float(cx), float(cy), float(w) / 2, float(h) / 2, float(ang))
+
+    @property
+    def radius(self) -> float:
+        return (self.a + self.b) / 2
+
+    def to_image(self) -> np.ndarray:
+        """3x3 affine: wheel plane in rotor radii (unit circle = this ellipse) -> image."""
+        t = np.deg2rad(self.angle)
+        c, s = np.cos(t), np.sin(t)
+        return np.array([[c * self.a, -s * self.b, self.cx], [s * self.a, c * self.b, self.cy],
+                         [0, 0, 1.0]])
+
+    def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
+        m = self.to_image()
+        u = np.cos(theta)[:, None] * r[None, :]
+        v = np.sin(theta)[:, None] * r[None, :]
+        mx = (m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32)
+        my = (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32)
+        return mx, my
+
+
+def coarse_centre(img: np.ndarray) -> tuple[float, float]:
+    """Where the frame's circular edges agree (full-size pixels)."""
+    small = cv2.resize(img, (img.shape[1] // VOTE_SCALE, img.shape[0] // VOTE_SCALE),
+                       interpolation=cv2.INTER_AREA)
+    g = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    k = int(mag.size * 0.92)
+    ys, xs = np.nonzero(mag > np.partition(mag.ravel(), k)[k])
+    m = mag[ys, xs]
+    ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
+    d = np.concatenate([VOTE_DIST, -VOTE_DIST])[None, :]
+    h, w = g.shape
+    px = np.rint(xs[:, None] + d * ux[:, None]).astype(np.int32).ravel()
+    py = np.rint(ys[:, None] + d * uy[:, None]).astype(np.int32).ravel()
+    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    acc = np.bincount(py[ok] * w + px[ok], minlength=h * w).astype(np.float32).reshape(h, w)
+    acc = cv2.GaussianBlur(acc, (13, 13), 0)
+    _, peak, _, (x, y) = cv2.minMaxLoc(acc)
+    # centroid of the peak region: a turret's arms smear the peak into a cross
+    x0, y0 = max(0, x - 6), max(0, y - 6)
+    sub = np.maximum(acc[y0:y + 7, x0:x + 7] - 0.6 * peak, 0)
+    yy, xx = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
+    tot = float(sub.sum()) or 1.0
+    cx, cy = x0 + float((sub * xx).sum()) / tot, y0 + float((sub * yy).sum()) / tot
+    return (cx + 0.5) * VOTE_SCALE - 0.5, (cy + 0.5) * VOTE_SCALE - 0.5
+
+
+def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
+    """How fast colour changes around the circle, per (direction, radius) sample."""
+    p = polar.astype(np.int16)
+    d = np.abs(np.roll(p, -1, 0) - np.roll(p, 1, 0)).sum(2).astype(np.float32)
+    return cv2.boxFilter(d, -1, (1, smooth))
+
+
+def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
+    """Outer radius of the band of fastest colour alternation around `centre` (pixels)."""
+    rs = np.arange(16, 240, 2.0, dtype=np.float32)
+    mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH, rs)
+    e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
+    prof = np.median(e, 0)
+    k = int(np.argmax(prof))
+    if prof[k] <= 0:
+        return None
+    j = k
+    while j + 1 < len(prof) and prof[j + 1] >= 0.5 * prof[k]:
+        j += 1
+    return float(rs[j])
+
+
+def _robust_harmonics(r: np.ndarray) -> np.ndarray:
+    """Inliers of r(theta) ~ centre shift + ellipticity (Tukey IRLS with a shrinking scale)."""
+    a = np.stack([np.ones_like(_TH), np.cos(_TH), np.sin(_TH), np.cos(2 * _TH),
+                  np.sin(2 * _TH)], 1)
+    med = float(np.median(r))
+    coef = np.linalg.lstsq(a, r, rcond=None)[0]
+    for c in (0.3, 0.2, 0.12, 0.08, 0.05, 0.05):
+        u = (r - a @ coef) / (c * med)
+        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
+        if w.sum() < 20:
+            break
+        sw = np.sqrt(w)
+        coef = np.linalg.lstsq(a * sw[:, None], r * sw, rcond=None)[0]
+    return np.abs(r - a @ coef) < 0.03 * med
+
+
+def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,
+                   width: float) -> tuple[Ellipse, float] | None:
+    """Refit the rotor edge searching radii lo..hi (in units of the guess). Returns the
+    ellipse and the fraction of directions that agreed with it."""
+    rs = np.linspace(lo - width, hi + width, n).astype(np.float32)
+    k = max(1, int(round(width / float(rs[1] - rs[0]))))
+    mx, my = guess.sample(_TH, rs)
+    e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
+    c = np.concatenate([np.zeros((N_DIRS, 1), np.float32), np.cumsum(e, 1)], 1)
+    idx = np.arange(k, n - k)
+    step = (c[:, idx] - c[:, idx - k]) - (c[:, idx + k] - c[:, idx])  # busy inside, calm out
+    best = step.max(1, keepdims=True)
+    peak = np.zeros(step.shape, bool)
+    peak[:, 1:-1] = (step[:, 1:-1] >= step[:, :-2]) & (step[:, 1:-1] >= step[:, 2:])
+    cand = peak & (step >= 0.6 * best) & (best > 0)
+    i = idx[len(idx) - 1 - np.argmax(cand[:, ::-1], 1)]  # outermost strong edge
+    inl = _robust_harmonics(rs[i] * guess.radius) & cand.any(1)
+    if inl.sum() < 20:
+        return None
+    pts = np.stack([mx[_ROWS, i], my[_ROWS, i]], 1)[inl]
+    return Ellipse.from_cv(cv2.fitEllipse(pts)), float(inl.mean())
+
+
+def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
+    """The rotor's outer edge in a BGR frame, and how many directions agree (0..1)."""
+    cx, cy = coarse_centre(img)
+    r0 = ring_radius(img, (cx, cy))
+    if r0 is None:
+        return None
+    first = fit_rotor_edge(img, Ellipse(cx, cy, r0, r0, 0.0), 0.7, 1.35, 80, 0.08)
+    if first is None:
+        return None
+    return fit_rotor_edge(img, first[0], 0.85, 1.15, 50, 0.06)
