@@ -13,7 +13,7 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event, Message
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC
 from services.projections import store
-from services.projections.projector import SequenceGap, apply_dead_letter, apply_event
+from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
 from services.projections.dashboard import dashboard_pages
 from services.runtime.bus import Bus, Rejected
 from services.runtime.service import run_service
@@ -26,6 +26,7 @@ class ProjectorService:
     def __init__(self, bus: Bus, db_path: Path) -> None:
         self.bus, self.db_path = bus, db_path
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._batch: ProjectionBatch | None = None
         self._lock = asyncio.Lock()
         bus.consume(TABLE_EVENTS_TOPIC, group_id=SERVICE, handler=self.on_event,
                     around_batch=self.transaction,
@@ -39,20 +40,21 @@ class ProjectorService:
         async with self._lock:
             with store.connect(self.db_path) as con:
                 con.begin()
-                self._con = con
+                self._con, self._batch = con, ProjectionBatch(con)
                 try:
                     yield
+                    self._batch.flush()
                     con.commit()
                 except BaseException:
                     con.rollback()
                     raise
                 finally:
-                    self._con = None
+                    self._con = self._batch = None
 
     async def on_event(self, message: Message) -> None:
-        assert isinstance(message, Event) and self._con is not None
+        assert isinstance(message, Event) and self._batch is not None
         try:
-            if apply_event(self._con, message):
+            if self._batch.apply(message):
                 self.bus.stats["projected"] += 1
             else:
                 self.bus.stats["duplicates"] += 1

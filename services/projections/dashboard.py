@@ -45,9 +45,11 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
         last = dict(con.execute(
             "SELECT table_id, arg_max(pocket, settled_at) FROM rounds WHERE settled_at IS NOT NULL "
             "GROUP BY table_id").fetchall())
-        refusals = con.execute("SELECT at, table_id, code, reason, rule FROM rejections "
-                               "ORDER BY at DESC LIMIT 8").fetchall()
-        letters = con.execute("SELECT failed_at, service, code, reason FROM dead_letters "
+        refusals = con.execute("SELECT strftime(rejected_at, '%Y-%m-%d %H:%M:%S'), table_id, code, reason, rule "
+                               "FROM rejections "
+                               "ORDER BY rejected_at DESC LIMIT 8").fetchall()
+        letters = con.execute("SELECT strftime(failed_at, '%Y-%m-%d %H:%M:%S'), service, code, reason "
+                              "FROM dead_letters "
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
         letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
     return {"figures": figures, "last_pocket": last, "refusals": refusals,

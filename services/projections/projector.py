@@ -4,6 +4,7 @@ aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
 from functools import singledispatch
+from typing import Iterable, Iterator
 
 import duckdb
 
@@ -13,7 +14,7 @@ from contracts.table import (
     BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
     RoundSettled, SpinResulted, TableClosed, TableOpened,
 )
-from services.runtime.sequence import Verdict
+from services.runtime.sequence import SequenceGuard, Verdict
 
 
 class SequenceGap(Exception):
@@ -22,24 +23,55 @@ class SequenceGap(Exception):
         self.expected, self.got = expected, got
 
 
-def apply_event(con: duckdb.DuckDBPyConnection, event: Event) -> bool:
-    """Apply one event inside the caller's transaction. False when it was a duplicate."""
-    row = con.execute("SELECT sequence FROM positions WHERE aggregate_id = ?",
-                      [event.aggregate_id]).fetchone()
-    last = row[0] if row else 0
-    verdict = (Verdict.DUPLICATE if event.sequence <= last else
-               Verdict.APPLY if event.sequence == last + 1 else Verdict.GAP)
-    if verdict is Verdict.DUPLICATE:
-        return False
-    if verdict is Verdict.GAP:
-        raise SequenceGap(event.aggregate_id, last + 1, event.sequence)
-    con.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [event.event_id, event.event_type, event.aggregate_id, event.sequence,
-                 event.occurred_at, event.recorded_at, event.producer, event.model_dump_json()])
-    project(event, con)
-    con.execute("INSERT OR REPLACE INTO positions VALUES (?, ?)",
-                [event.aggregate_id, event.sequence])
-    return True
+class ProjectionBatch:
+    """Applies events inside one transaction. Aggregate positions are read once per batch and
+    written back at the end, and the raw events are inserted in one statement: per-row round
+    trips to DuckDB were what limited the projector (about 5 ms per event)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.guard = SequenceGuard(dict(con.execute("SELECT * FROM positions").fetchall()))
+        self._events: list[list[object]] = []
+        self._moved: set[str] = set()
+
+    def apply(self, event: Event) -> bool:
+        """Apply one event; False when it was a duplicate. Raises SequenceGap on a gap."""
+        verdict = self.guard.check(event.aggregate_id, event.sequence)
+        if verdict is Verdict.DUPLICATE:
+            return False
+        if verdict is Verdict.GAP:
+            raise SequenceGap(event.aggregate_id, self.guard.expected(event.aggregate_id),
+                              event.sequence)
+        project(event, self.con)
+        self._events.append([event.event_id, event.event_type, event.aggregate_id,
+                             event.sequence, event.occurred_at, event.recorded_at,
+                             event.producer, event.model_dump_json()])
+        self.guard.advance(event.aggregate_id, event.sequence)
+        self._moved.add(event.aggregate_id)
+        return True
+
+    def flush(self) -> None:
+        for chunk in _chunks(self._events, 200):
+            self.con.execute("INSERT INTO events VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
+                             [value for row in chunk for value in row])
+        moved = [[a, self.guard.positions[a]] for a in sorted(self._moved)]
+        for chunk in _chunks(moved, 200):
+            self.con.execute("INSERT OR REPLACE INTO positions VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
+                             [value for row in chunk for value in row])
+        self._events, self._moved = [], set()
+
+
+def _chunks(rows: list, size: int) -> Iterator[list]:
+    for i in range(0, len(rows), size):
+        yield rows[i:i + size]
+
+
+def apply_events(con: duckdb.DuckDBPyConnection, events: Iterable[Event]) -> int:
+    """Apply events in one batch (caller's transaction); returns how many were new."""
+    batch = ProjectionBatch(con)
+    applied = sum(batch.apply(e) for e in events)
+    batch.flush()
+    return applied
 
 
 def apply_dead_letter(con: duckdb.DuckDBPyConnection, letter: DeadLetter) -> None:

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS bets (
 CREATE TABLE IF NOT EXISTS rejections (
     event_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_id VARCHAR, bet_id VARCHAR,
     command_type VARCHAR, code VARCHAR, field VARCHAR, reason VARCHAR, rule VARCHAR,
-    at TIMESTAMPTZ);
+    rejected_at TIMESTAMPTZ);
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

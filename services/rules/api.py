@@ -16,8 +16,10 @@ from services.rules.registry import Game, get_game
 def resolve(request: object) -> tuple[Game, Profile]:
     if not isinstance(request, Mapping):
         raise RulesError("request", "must be a JSON object")
+    # The game first: importing it declares its switches, which the profile then validates.
+    game = get_game(request.get("game"))
     profile = get_profile(request.get("profile"), request.get("switches"))
-    return get_game(request.get("game"), profile), profile
+    return get_game(game.name, profile), profile
 
 
 def settle_request(request: object) -> dict[str, Any]:

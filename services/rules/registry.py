@@ -83,7 +83,9 @@ def get_game(name: object, profile: Profile | None = None) -> Game:
         raise RulesError("game", f"unknown game {name!r}; known: {', '.join(sorted(GAME_PACKAGES))}")
     if name not in _GAMES:
         importlib.import_module(GAME_PACKAGES[name])
-    game = _GAMES[name]
+    game = _GAMES.get(name)
+    if game is None:
+        raise RulesError("game", f"{name} is not available yet (its package registers no game)")
     if profile is not None and profile.id not in game.profiles:
         raise RulesError("profile", f"profile {profile.id} does not define {name}; "
                          f"profiles with {name}: {', '.join(sorted(game.profiles))}")

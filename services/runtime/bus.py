@@ -27,6 +27,7 @@ from contracts.topics import DEAD_LETTER_TOPIC
 from services.runtime.settings import Settings
 
 log = logging.getLogger(__name__)
+RETRY_PAUSE_SECONDS = 1.0
 
 
 class Rejected(Exception):
@@ -75,16 +76,26 @@ class Bus:
 
         @self.broker.subscriber(topic.name, batch=True, group_id=group_id,
                                 auto_offset_reset="earliest", max_records=max_records,
-                                ack_policy=AckPolicy.ACK, title=f"{self.service}:{topic.name}",
+                                ack_policy=AckPolicy.NACK_ON_ERROR, title=f"{self.service}:{topic.name}",
                                 description=description or f"{self.service} consumes "
                                 f"{', '.join(topic.type_names)}",
-                                # join quickly when the service restarts (broker.md)
-                                session_timeout_ms=10_000, heartbeat_interval_ms=1_000)
+                                # join quickly when the service restarts (broker.md): the
+                                # broker waits up to these for the old members to rejoin
+                                session_timeout_ms=6_000, rebalance_timeout_ms=3_000,
+                                heartbeat_interval_ms=1_000)
         async def on_batch(batch: KafkaMessage) -> None:
             records = batch.raw_message
-            async with wrap():
-                for record in records if isinstance(records, (tuple, list)) else (records,):
-                    await self._handle(topic, record, handler)
+            try:
+                async with wrap():
+                    for record in records if isinstance(records, (tuple, list)) else (records,):
+                        await self._handle(topic, record, handler)
+            except Exception:
+                # Not committed, so the batch comes again; wait so a broken database or an
+                # unreachable broker is not hammered in a tight loop.
+                self.stats["batch_failures"] += 1
+                log.exception("batch failed; it will be redelivered", extra={"topic": topic.name})
+                await asyncio.sleep(RETRY_PAUSE_SECONDS)
+                raise
 
     async def _handle(self, topic: TopicSpec, record: ConsumerRecord, handler: Handler) -> None:
         self.stats["consumed"] += 1

@@ -13,7 +13,8 @@ from contracts.envelope import Message
 async def replay(bootstrap: str, topic: str) -> AsyncIterator[Message]:
     """Yield every decodable message of `topic`, partition by partition, oldest first.
     (Order matters only within an aggregate, and an aggregate lives in one partition.)"""
-    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
+                                auto_offset_reset="earliest")
     await consumer.start()
     try:
         await consumer.topics()  # refresh cluster metadata
@@ -22,7 +23,10 @@ async def replay(bootstrap: str, topic: str) -> AsyncIterator[Message]:
             return
         consumer.assign(partitions)
         ends = await consumer.end_offsets(partitions)
-        await consumer.seek_to_beginning(*partitions)
+        # Explicit offsets: seek_to_beginning() is lazy and was seen (Tansu 0.6) to land at
+        # the end instead of the start.
+        for tp, first in (await consumer.beginning_offsets(partitions)).items():
+            consumer.seek(tp, first)
         for tp in partitions:
             while await consumer.position(tp) < ends[tp]:
                 batch = await consumer.getmany(tp, timeout_ms=1000, max_records=1000)

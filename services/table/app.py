@@ -3,12 +3,11 @@ into events. Thin on purpose: the decisions are in domain.py."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
-from aiokafka.errors import KafkaError
-
-from contracts.envelope import Command, Message
+from contracts.envelope import Command, Event, Message
 from contracts.table import OpenTable
 from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC
 from services.runtime.aggregate import SequenceError
@@ -27,7 +26,9 @@ class TableService:
         self.bus = bus
         self.tables: dict[str, TableSession] = {}
         self.stale = False
+        self._outbox: list[Event] = []
         bus.consume(TABLE_COMMANDS_TOPIC, group_id=SERVICE, handler=self.on_command,
+                    around_batch=self.publishing,
                     description="Dealer-terminal and simulator commands for table sessions.")
         bus.declare_publisher(TABLE_EVENTS_TOPIC)
 
@@ -60,12 +61,23 @@ class TableService:
         if not events:
             self.bus.stats["commands.duplicate"] += 1
             return
-        try:
-            await self.bus.publish(events)
-        except KafkaError:
-            self.stale = True  # memory is ahead of the log: rebuild before the next command
-            raise
         self.tables[command.target_id] = table
+        self._outbox.extend(events)
+
+    @contextlib.asynccontextmanager
+    async def publishing(self) -> AsyncIterator[None]:
+        """Publish a whole batch's events at once, before its offsets are committed. If that
+        fails, memory is ahead of the log: rebuild from the log before the redelivery (whose
+        commands already in the log are then recognised and skipped)."""
+        self._outbox = []
+        try:
+            yield
+            await self.bus.publish(self._outbox)
+        except BaseException:
+            self.stale = True
+            raise
+        finally:
+            self._outbox = []
 
     def status(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,75 @@
+"""Helpers for end-to-end tests: the services run as they do in production (their own
+FastStream brokers, consumer groups and DuckDB file) as tasks of the test's event loop."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import AsyncIterator, Callable
+
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+
+from services.projections import app as projector_app
+from services.projections import store
+from services.runtime.settings import Settings
+from services.table import app as table_app
+
+
+@contextlib.asynccontextmanager
+async def running_services(settings: Settings, db: Path) -> AsyncIterator[None]:
+    stop = asyncio.Event()
+    ready: list[str] = []
+    tasks = [
+        asyncio.create_task(table_app.main(settings, stop=stop, on_ready=ready.append)),
+        asyncio.create_task(projector_app.main(settings, db, stop=stop, on_ready=ready.append)),
+    ]
+    try:
+        await wait_for(lambda: len(ready) == 2 or any(t.done() for t in tasks), 60, "services start")
+        for t in tasks:
+            if t.done():
+                t.result()  # raise the start-up error
+        yield
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up waiting for {what} after {timeout} s")
+        await asyncio.sleep(0.2)
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    if not db.exists():
+        return []
+    with store.connect(db) as con:
+        return con.execute(sql).fetchall()
+
+
+def produce_raw(bootstrap: str, topic: str, items: list[tuple[bytes, bytes]]) -> None:
+    producer = KafkaProducer(bootstrap_servers=bootstrap)
+    for key, value in items:
+        producer.send(topic, key=key, value=value)
+    producer.flush()
+    producer.close()
+
+
+def read_topic(bootstrap: str, topic: str) -> list:
+    """Every record of a topic, from the beginning, with kafka-python (independent of the
+    services' own client)."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    partitions = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or ()]
+    consumer.assign(partitions)
+    ends = consumer.end_offsets(partitions)
+    for tp, first in consumer.beginning_offsets(partitions).items():
+        consumer.seek(tp, first)
+    records = []
+    while any(consumer.position(tp) < ends[tp] for tp in partitions):
+        for batch in consumer.poll(timeout_ms=1000).values():
+            records.extend(batch)
+    consumer.close()
+    return records

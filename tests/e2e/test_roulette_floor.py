@@ -1,0 +1,117 @@
+"""The first slice end to end: simulated roulette tables → table service → Kafka → projector
+→ DuckDB → `casino report tables`, on a real Kafka-protocol broker (Tansu) started here."""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections import defaultdict
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+import pytest
+
+import contracts
+from contracts.table import BetRejected, BetSettled, RoundSettled
+from contracts.topics import TABLE_EVENTS_TOPIC, partition_counts
+from deploy.local.admin import ensure_topics
+from deploy.local.broker import EmbeddedBroker
+from services.projections import store
+from services.projections.projector import apply_events
+from services.runtime.settings import Settings
+from services.simulator.app import simulate
+from tests.e2e.floor import query, read_topic, running_services, wait_for
+
+TABLES, ROUNDS = 3, 67  # rounds per table: 201 rounds on 3 tables
+
+
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """A broker of its own: the floor's topic names are fixed, so this module must not share."""
+    with EmbeddedBroker(tmp_path_factory.mktemp("floor-broker"), durable=False) as broker:
+        ensure_topics(broker.bootstrap, partition_counts())
+        yield Settings(bootstrap=broker.bootstrap, var_dir=tmp_path_factory.mktemp("var"))
+
+
+@pytest.fixture(scope="module")
+def played(floor: Settings, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    """201 rounds on 3 tables, fully projected; returns the DuckDB file and the log."""
+    db = tmp_path_factory.mktemp("proj") / "floor.duckdb"
+
+    async def scenario() -> None:
+        async with running_services(floor, db):
+            sent = await simulate(floor, tables=TABLES, rounds=ROUNDS, rate=0, seed=7)
+            assert sent == TABLES * ROUNDS
+            await wait_for(lambda: query(db, "SELECT count(*) FROM rounds WHERE settled_at "
+                                             "IS NOT NULL") == [(TABLES * ROUNDS,)], 240,
+                           "every round projected")
+
+    asyncio.run(scenario())
+    events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    return db, events
+
+
+def figures_from_events(events: list) -> dict[str, dict]:
+    """The report's figures, computed from the raw events without the projection."""
+    out: dict[str, dict] = defaultdict(lambda: {"rounds": 0, "wagered": 0, "paid": 0})
+    for e in events:
+        if isinstance(e, RoundSettled):
+            out[e.aggregate_id]["rounds"] += 1
+        elif isinstance(e, BetSettled):
+            out[e.aggregate_id]["wagered"] += e.payload.stake.amount
+            out[e.aggregate_id]["paid"] += e.payload.paid.amount
+    for table_id, f in out.items():
+        f.update(table_id=table_id, currency="BOB", house_win=f["wagered"] - f["paid"])
+        hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
+        f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
+    return dict(out)
+
+
+def test_report_equals_figures_computed_from_the_raw_events(played):
+    db, events = played
+    result = subprocess.run([sys.executable, "-m", "services.cli.main", "report", "tables",
+                             "--db", str(db), "--json"], capture_output=True, text=True, check=True)
+    report = {row["table_id"]: row for row in map(json.loads, result.stdout.splitlines())}
+    expected = figures_from_events(events)
+    assert len(expected) == TABLES and all(f["rounds"] == ROUNDS for f in expected.values())
+    assert report == expected
+
+
+def test_every_round_balances_and_every_payout_names_its_rule(played):
+    _db, events = played
+    bets = defaultdict(list)
+    for e in events:
+        if isinstance(e, BetSettled):
+            bets[e.payload.round_id].append(e.payload)
+            assert e.payload.rule.startswith("seed ")
+    rounds = [e.payload for e in events if isinstance(e, RoundSettled)]
+    assert len(rounds) == TABLES * ROUNDS
+    for r in rounds:
+        assert r.wagered.amount == sum(b.stake.amount for b in bets[r.round_id])
+        assert r.paid.amount == sum(b.paid.amount for b in bets[r.round_id])
+
+
+def test_over_limit_and_late_bets_were_refused_with_reasons(played):
+    _db, events = played
+    codes = defaultdict(int)
+    for e in events:
+        if isinstance(e, BetRejected):
+            codes[e.payload.code] += 1
+            assert e.payload.reason and e.payload.field
+    assert codes["OVER_MAXIMUM"] > 0 and codes["BETTING_CLOSED"] > 0
+    assert set(codes) <= {"OVER_MAXIMUM", "BETTING_CLOSED"}
+
+
+def test_projection_is_idempotent_over_the_same_events(played, tmp_path):
+    db, events = played
+    again = tmp_path / "again.duckdb"
+    with store.connect(again) as con:
+        applied = apply_events(con, events)
+        replayed = apply_events(con, events)  # the whole log a second time
+    assert applied == len(events) and replayed == 0
+    digest = ("SELECT count(*), md5(string_agg(CAST(b AS VARCHAR), '|' ORDER BY bet_id)) "
+              "FROM bets b")
+    rounds = "SELECT count(*), sum(wagered), sum(paid), sum(house_win) FROM rounds"
+    assert query(again, digest) == query(db, digest)
+    assert query(again, rounds) == query(db, rounds)
