@@ -104,9 +104,8 @@ def _unqualified(seat: SeatHand, variant: VariantSpec, profile: Profile) -> tupl
 def _winning(seat: SeatHand, variant: VariantSpec, profile: Profile,
              value: int) -> tuple[BetResult, ...]:
     assert seat.bet is not None
-    name = variant.class_name(value)
-    cls = value >> (12 if variant.three_card else 20)
-    ratio, bet_note = variant.table.get(cls), None
+    name = variant.class_label(value)
+    ratio, bet_note = variant.table.get(variant.hand_class(value)), None
     if ratio is None:  # only a three-card high card can win without a table row
         paid = profile.switch(sw.THREE_CARD_HIGH_CARD_WIN) == "paid_1_to_1"
         ratio, bet_note = (1 if paid else 0), f"high card win: BET {'paid 1 to 1' if paid else 'returned'}"
@@ -142,10 +141,10 @@ def _settle_go(seat: SeatHand, variant: VariantSpec, profile: Profile,
             _bet(seat, k, a, a if tie else 0, Outcome.PUSH if tie else Outcome.LOSE, rule,
                  "equal to the croupier: neutral" if tie else "the croupier's hand is higher")
             for k, a in stakes))
-    ratio = variant.table[value >> 20]
+    ratio = variant.table[variant.hand_class(value)]
     return SeatOutcome(seat, value, "win", tuple(
         _pays(seat, k, a, ratio, rule, None, profile,
-              f"{variant.class_name(value)}: {ratio} to 1 per the pay table") for k, a in stakes))
+              f"{variant.class_label(value)}: {ratio} to 1 per the pay table") for k, a in stakes))
 
 
 def _void(seat: SeatHand, profile: Profile, reason: str | None) -> SeatOutcome:

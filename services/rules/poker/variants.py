@@ -12,7 +12,7 @@ from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.refs import RuleRef
-from services.rules.poker.hands import THREE_SHIFT, HandClass, ThreeCardClass, pack
+from services.rules.poker.hands import CLASS_SHIFT, THREE_SHIFT, HandClass, ThreeCardClass, pack
 
 H, T = HandClass, ThreeCardClass
 
@@ -41,10 +41,17 @@ class VariantSpec:
     def three_card(self) -> bool:
         return self.cards == 3
 
+    def hand_class(self, value: int) -> HandClass | ThreeCardClass:
+        if self.three_card:
+            return ThreeCardClass(value >> THREE_SHIFT)
+        return HandClass(value >> CLASS_SHIFT)
+
     def class_name(self, value: int) -> str:
-        shift = THREE_SHIFT if self.three_card else 20
-        cls = (ThreeCardClass if self.three_card else HandClass)(value >> shift)
-        return cls.name.lower()
+        return self.hand_class(value).name.lower()
+
+    def class_label(self, value: int) -> str:
+        cls = self.hand_class(value)
+        return f"{cls.spanish} ({cls.name.lower().replace('_', ' ')})"
 
 
 def _table(rows: dict) -> Mapping[int, int]:
