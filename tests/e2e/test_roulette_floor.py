@@ -14,9 +14,7 @@ import pytest
 
 import contracts
 from contracts.table import BetRejected, BetSettled, RoundSettled
-from contracts.topics import TABLE_EVENTS_TOPIC, partition_counts
-from deploy.local.admin import ensure_topics
-from deploy.local.broker import EmbeddedBroker
+from contracts.topics import TABLE_EVENTS_TOPIC
 from services.projections import store
 from services.projections.projector import apply_events
 from services.runtime.settings import Settings
@@ -24,14 +22,6 @@ from services.simulator.app import simulate
 from tests.e2e.floor import query, read_topic, running_services, wait_for
 
 TABLES, ROUNDS = 3, 67  # rounds per table: 201 rounds on 3 tables
-
-
-@pytest.fixture(scope="module")
-def floor(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    """A broker of its own: the floor's topic names are fixed, so this module must not share."""
-    with EmbeddedBroker(tmp_path_factory.mktemp("floor-broker"), durable=False) as broker:
-        ensure_topics(broker.bootstrap, partition_counts())
-        yield Settings(bootstrap=broker.bootstrap, var_dir=tmp_path_factory.mktemp("var"))
 
 
 @pytest.fixture(scope="module")
