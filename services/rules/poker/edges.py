@@ -45,8 +45,26 @@ def edges(profile: Profile) -> list[EdgeRow]:
         if spec.profile != profile.id or spec.name == "draw":
             continue
         for reading in _readings(profile, _switches_read(spec)):
-            rows.append(_edge_row(spec, reading))
+            rows.append(_edge_row(spec, reading, _label(spec, profile, reading)))
     return rows
+
+
+def _label(spec: VariantSpec, profile: Profile, reading: tuple[tuple[str, str], ...]) -> str:
+    """The variant name, plus the readings of switches the profile leaves open (so rows that
+    differ only by an ambiguity stay distinguishable in a table)."""
+    open_ = [(k, v) for k, v in reading if k in _silent(profile, (k,))]
+    short = [f"{k.removeprefix('poker_three_card_').removeprefix('poker_go_')}: {v}" for k, v in open_]
+    return ", ".join([spec.name] + short)
+
+
+def _silent(profile: Profile, names: tuple[str, ...]) -> set[str]:
+    out = set()
+    for name in names:
+        try:
+            profile.switch(name)
+        except RulesError:
+            out.add(name)
+    return out
 
 
 def _switches_read(spec: VariantSpec) -> tuple[str, ...]:
@@ -59,46 +77,43 @@ def _switches_read(spec: VariantSpec) -> tuple[str, ...]:
 
 def _readings(profile: Profile, names: tuple[str, ...]) -> list[tuple[tuple[str, str], ...]]:
     """Every combination of the switch values: the profile's where it has one, all otherwise."""
-    options = []
-    for name in names:
-        try:
-            options.append([(name, profile.switch(name))])
-        except RulesError:
-            options.append([(name, choice) for choice in SWITCHES[name].choices])
+    silent = _silent(profile, names)
+    options = [[(n, c) for c in SWITCHES[n].choices] if n in silent else [(n, profile.switch(n))]
+               for n in names]
     return [tuple(combo) for combo in itertools.product(*options)]
 
 
-def _edge_row(spec: VariantSpec, reading: tuple[tuple[str, str], ...]) -> EdgeRow:
+def _edge_row(spec: VariantSpec, reading: tuple[tuple[str, str], ...], label: str) -> EdgeRow:
     settings = dict(reading)
     note = ", ".join(f"{k}={v}" for k, v in reading)
     if spec.name == "three_card":
         edge = three_card_edge(settings)
-        return EdgeRow("poker", spec.name, "ANTE+BET hand, per ANTE unit (BET = ANTE assumed, C-42)",
+        return EdgeRow("poker", label, "ANTE+BET hand, per ANTE unit (BET = ANTE assumed, C-42)",
                        edge, "exact enumeration (22,100 × 18,424 deals), optimal voy/no voy",
                        spec.rule, note)
     if spec.name == "go":
-        return _go_row(spec, settings[sw.GO_SETTLEMENT], note)
+        return _go_row(spec, label, settings[sw.GO_SETTLEMENT], note)
     multiple = BO_BET_MULTIPLE.get(spec.name, 2)
     # ARICA Plus without buying is ARICA: same table and qualifier, so one (cached) simulation.
     same = "arica" if spec.name == "arica_plus" else spec.name
     mean, half = simulate_caribbean(same, settings[sw.BET_UNQUALIFIED], SIM_ROUNDS, SIM_SEED)
     bet = "ANTE+BET hand, per ANTE unit (BET = 2 × ANTE" + (", assumed, C-42)" if spec.profile == "BO" else ")")
     plus = "; never buys a card" if spec.name == "arica_plus" else ""
-    return EdgeRow("poker", spec.name, bet, -mean,
+    return EdgeRow("poker", label, bet, -mean,
                    _sim_method(SIM_ROUNDS, half) + ", simple strategy A-K-J-8-3" + plus,
                    spec.rule, note + (f"; BET multiple {multiple}" if multiple != 2 else ""))
 
 
-def _go_row(spec: VariantSpec, reading: str, note: str) -> EdgeRow:
+def _go_row(spec: VariantSpec, label: str, reading: str, note: str) -> EdgeRow:
     # The seed lacks Go Poker's decision points (when a player may stop), so this is the edge
     # on a hand that is compared, not the edge of a player's whole strategy.
     note += "; Go's «ir» decisions are not in the seed: edge of a compared hand only"
     bet = "each stake of a hand that goes both times"
     if reading == "pay_table":
-        return EdgeRow("poker", spec.name, bet, go_pay_table_edge(),
+        return EdgeRow("poker", label, bet, go_pay_table_edge(),
                        "exact enumeration (2,598,960 hands)", spec.rule, note)
     mean, half = simulate_go_vs_dealer(SIM_ROUNDS, SIM_SEED)
-    return EdgeRow("poker", spec.name, bet, -mean, _sim_method(SIM_ROUNDS, half), spec.rule, note)
+    return EdgeRow("poker", label, bet, -mean, _sim_method(SIM_ROUNDS, half), spec.rule, note)
 
 
 def _sim_method(rounds: int, half: float) -> str:

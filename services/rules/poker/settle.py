@@ -56,10 +56,12 @@ def settle_round(rnd: PokerRound, profile: Profile) -> RoundResult:
         seats = tuple(_void(s, profile, f"round annulled: {rnd.void}") for s in rnd.seats)
         return RoundResult(rnd, None, None, seats)
     dealer = hand_value(variant, rnd.dealer) if dealer_needed(variant, profile) else None
-    qualifies = None if variant.qualifier is None or dealer is None else dealer >= variant.qualifier.value
+    qualifies = None
+    if variant.qualifier is not None and dealer is not None:
+        qualifies = dealer >= variant.qualifier.value
     settle = _settle_go if variant.name == "go" else _settle_ante_bet
-    seats = tuple(_void(s, profile, s.void) if s.void else settle(s, variant, profile, dealer, qualifies)
-                  for s in rnd.seats)
+    seats = tuple(_void(s, profile, s.void) if s.void
+                  else settle(s, variant, profile, dealer, qualifies) for s in rnd.seats)
     return RoundResult(rnd, dealer, qualifies, seats)
 
 
@@ -104,20 +106,26 @@ def _unqualified(seat: SeatHand, variant: VariantSpec, profile: Profile) -> tupl
 def _winning(seat: SeatHand, variant: VariantSpec, profile: Profile,
              value: int) -> tuple[BetResult, ...]:
     assert seat.bet is not None
-    name = variant.class_label(value)
     ratio, bet_note = variant.table.get(variant.hand_class(value)), None
     if ratio is None:  # only a three-card high card can win without a table row
-        paid = profile.switch(sw.THREE_CARD_HIGH_CARD_WIN) == "paid_1_to_1"
-        ratio, bet_note = (1 if paid else 0), f"high card win: BET {'paid 1 to 1' if paid else 'returned'}"
+        ratio, how = _one_or_nothing(profile, sw.THREE_CARD_HIGH_CARD_WIN)
+        bet_note = f"high card win: BET {how}"
     ante_ratio, ante_note = 1, None
     if variant.three_card:
-        paid = profile.switch(sw.THREE_CARD_ANTE_ON_WIN) == "paid_1_to_1"
-        ante_ratio, ante_note = (1 if paid else 0), f"A-21: ANTE {'paid 1 to 1' if paid else 'returned'}"
+        ante_ratio, how = _one_or_nothing(profile, sw.THREE_CARD_ANTE_ON_WIN)
+        ante_note = f"A-21: ANTE {how}"
     ante = _pays(seat, "ante", seat.ante, ante_ratio, variant.rule, ante_note, profile,
                  f"beats the croupier: ANTE {ante_ratio} to 1")
     bet = _pays(seat, "bet", seat.bet, ratio, variant.rule, bet_note, profile,
-                f"beats the croupier with {name}: BET {ratio} to 1 per the pay table")
+                f"beats the croupier with {variant.class_label(value)}: BET {ratio} to 1 "
+                "per the pay table")
     return ante, bet
+
+
+def _one_or_nothing(profile: Profile, switch: str) -> tuple[int, str]:
+    """A 'paid_1_to_1' / 'returned' switch as a ratio and words."""
+    paid = profile.switch(switch) == "paid_1_to_1"
+    return (1, "paid 1 to 1") if paid else (0, "returned")
 
 
 def _settle_go(seat: SeatHand, variant: VariantSpec, profile: Profile,
