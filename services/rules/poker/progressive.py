@@ -97,14 +97,17 @@ def qualifying(profile: Profile, hand_class: HandClass) -> bool:
 
 
 def progressive_award(profile: Profile, hand_class: HandClass, bet_units: int,
-                      pool_amount: int, unit_value: int, seat: int = 1) -> Award:
-    """The prize of one winner alone in the round (a split with a single winner)."""
+                      pool_amount: int, unit_value: int = 1, seat: int = 1) -> Award:
+    """The prize of one winner alone in the round (a split with a single winner).
+
+    `bet_units` are progressive credits of `unit_value` minor units each (default 1: the bet
+    given directly in minor units). BO multiplies the bet's value; CL pays per credit."""
     return split_pool(profile, [Winner(seat, hand_class, bet_units)], pool_amount,
                       unit_value).awards[0]
 
 
 def split_pool(profile: Profile, winners: Iterable[Winner], pool_amount: int,
-               unit_value: int) -> PoolSplit:
+               unit_value: int = 1) -> PoolSplit:
     """Rules 1–5 of seed 000 §2.5.6.2 / seed 004 III §6.6 for one round's winners.
 
     Order (rule 5): fixed prizes first, then 10 % of what remains for the straight flushes,

@@ -127,3 +127,16 @@ def test_draw_player_who_changes_cards_leaves_the_progressive():
                [{"seat": 1, "cards": "2H 6H 9H JH KH", "ante": 100, "bet": 200, "progressive": 1,
                  "discarded": ["3C"]}])
     assert r["progressive"]["seats"][0]["status"] == "forfeited"
+
+
+def test_four_argument_call_takes_the_bet_in_minor_units():
+    assert progressive_award(BO, H.FULL_HOUSE, 700, 10_000_000).amount == 70_000
+
+
+def test_cl_dealer_checks_progressive_hands_even_when_he_does_not_open():
+    r = settle("CL-ARICA", "arica", "AS QD 7C 5H 2D",
+               [{"seat": 2, "cards": "2H 6H 9H JH KH", "ante": 1000, "bet": 2000, "progressive": 2}],
+               progressive={"pool": 3_000_000, "unit_value": 1000})
+    assert r["dealer"]["qualifies"] is False
+    row = r["progressive"]["seats"][0]
+    assert (row["status"], row["award"], row["rule"]) == ("winner", 50_000, "seed 004 III §6.6")

@@ -2,6 +2,7 @@
 evaluator consistency, and conservation of the progressive pool."""
 from __future__ import annotations
 
+import json
 from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
@@ -66,6 +67,7 @@ def stakes_in(req):
 def test_payouts_are_never_negative_and_stakes_are_conserved(req):
     result = settle_request(req)
     assert result["ok"], result.get("errors")
+    json.dumps(result)  # plain JSON types only
     assert all(b["paid"] >= 0 and b["rule"].startswith("seed ") for b in result["bets"])
     assert result["totals"]["staked"] == stakes_in(req)
     assert result["totals"]["house_win"] == result["totals"]["staked"] - result["totals"]["paid"]
