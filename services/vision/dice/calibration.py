@@ -1,0 +1,130 @@
+"""Dice camera calibration: where the landing area is in the image, and how big a die is.
+
+The landing area is the rectangle of felt where a valid roll comes to rest (seed 000 §3.1.5:
+the dice «deben quedar en el paño»). Its four corners in image pixels (top-left, top-right,
+bottom-right, bottom-left as seen on the table) and its size in millimetres give a homography
+from image pixels to table millimetres, so the reader measures dice in millimetres whatever
+the camera's tilt and zoom. Saved as JSON by `casino vision calibrate --kind dice`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+DIE_MM = 19.05  # a casino ("perfect") die is 3/4 inch on each side
+
+
+class CalibrationError(ValueError):
+    """A calibration file or argument is wrong; the message names the field and the reason."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field, self.reason = field, reason
+
+
+@dataclass(frozen=True)
+class DiceCalibration:
+    landing_area_px: tuple[tuple[float, float], ...]  # 4 corners TL, TR, BR, BL in the image
+    landing_area_mm: tuple[float, float]              # (width, height) on the table
+    die_mm: float = DIE_MM
+
+    def __post_init__(self) -> None:
+        if len(self.landing_area_px) != 4 or any(len(p) != 2 for p in self.landing_area_px):
+            raise CalibrationError("landing_area_px", "needs 4 [x, y] corners (TL, TR, BR, BL)")
+        if min(self.landing_area_mm) <= 0 or self.die_mm <= 0:
+            raise CalibrationError("landing_area_mm", "sizes must be positive")
+        quad = np.float32(self.landing_area_px)
+        if cv2.contourArea(quad) < 100 or not cv2.isContourConvex(quad):
+            raise CalibrationError("landing_area_px", "corners must form a convex quadrilateral")
+
+    def to_mm(self) -> np.ndarray:
+        """3x3 homography: image pixels -> table millimetres (landing area TL at 0,0)."""
+        w, h = self.landing_area_mm
+        dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        return cv2.getPerspectiveTransform(np.float32(self.landing_area_px), dst)
+
+    def px_per_mm(self) -> float:
+        """Mean image scale over the landing area (pixels per millimetre)."""
+        area_px = cv2.contourArea(np.float32(self.landing_area_px))
+        return float(np.sqrt(area_px / (self.landing_area_mm[0] * self.landing_area_mm[1])))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "dice",
+                "landing_area_px": [[round(x, 2), round(y, 2)] for x, y in self.landing_area_px],
+                "landing_area_mm": list(self.landing_area_mm), "die_mm": self.die_mm}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "DiceCalibration":
+        if data.get("kind", "dice") != "dice":
+            raise CalibrationError("kind", f"expected 'dice', got {data.get('kind')!r}")
+        try:
+            quad = tuple((float(x), float(y)) for x, y in data["landing_area_px"])
+            w, h = (float(v) for v in data["landing_area_mm"])
+        except KeyError as exc:
+            raise CalibrationError(str(exc.args[0]), "missing") from None
+        except (TypeError, ValueError):
+            raise CalibrationError("landing_area_px", "must be numbers") from None
+        return cls(quad, (w, h), float(data.get("die_mm", DIE_MM)))
+
+
+def load(path: str | Path) -> DiceCalibration:
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CalibrationError("calibration", f"cannot read {path}: {exc}") from None
+    return DiceCalibration.from_json(data)
+
+
+def save(cal: DiceCalibration, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(cal.to_json(), indent=2) + "\n")
+
+
+# The synthetic generator's camera (services/vision/synth/dice_scene.py) before any geometric
+# nuisance: 2.2 px/mm, a 200 x 140 mm landing area. Used when no calibration is given.
+SYNTH_PX_PER_MM = 2.2
+SYNTH_LANDING_MM = (200.0, 140.0)
+SYNTH_ORIGIN_PX = (100.0, 105.0)
+
+
+def synth_default() -> DiceCalibration:
+    x0, y0 = SYNTH_ORIGIN_PX
+    w, h = (v * SYNTH_PX_PER_MM for v in SYNTH_LANDING_MM)
+    return DiceCalibration(((x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)),
+                           SYNTH_LANDING_MM)
+
+
+def detect_landing_area(image: np.ndarray) -> np.ndarray:
+    """Find the printed landing-area outline (a light line on the felt) in an image.
+
+    Returns the 4 corners TL, TR, BR, BL (float32, 4x2). Raises CalibrationError when no
+    convex quadrilateral covering a sensible part of the frame is found.
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    # A thin light line: white top-hat keeps it and drops broad lighting.
+    tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, np.ones((9, 9), np.uint8))
+    _, mask = cv2.threshold(tophat, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    frame_area = image.shape[0] * image.shape[1]
+    best = None
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:10]:
+        quad = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+        if len(quad) == 4 and cv2.isContourConvex(quad) and \
+                0.1 * frame_area < cv2.contourArea(quad) < 0.95 * frame_area:
+            best = quad.reshape(4, 2).astype(np.float32)
+            break
+    if best is None:
+        raise CalibrationError("image", "no landing-area outline found; give --corners")
+    return order_corners(best)
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Order 4 points as TL, TR, BR, BL (by the sums and differences of coordinates)."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    s, d = pts.sum(1), np.diff(pts, axis=1).ravel()
+    return np.float32([pts[s.argmin()], pts[d.argmin()], pts[s.argmax()], pts[d.argmax()]])

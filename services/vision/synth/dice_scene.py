@@ -1,0 +1,384 @@
+"""Render one labelled overhead CCTV frame of two dice on a craps table (synthetic).
+
+The scene is drawn top-down in table millimetres at SS x the output resolution (anti-aliased
+by downsampling), then the shared camera nuisances (services/vision/synth/nuisances.py) are
+applied: geometric ones move the labelled landing area with the pixels.
+
+Valid frames: two flat dice inside the landing area, apart, with distractors that must not be
+read as dice or pips: chips, a card, the stick, dots on the felt, specular highlights on the
+dice. No-decision frames («tirada nula» situations, seed 000 §3.1.5) carry the reason:
+cocked (a leaning die), overlap (one die on the other), out_of_area, single_die.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from services.vision.dice import calibration as cal
+from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RADIUS
+from services.vision.synth import nuisances as nz
+
+W, H = 640, 480
+SS = 2                     # supersampling factor
+PX = cal.SYNTH_PX_PER_MM   # output pixels per table millimetre before geometric nuisances
+DIE_PX = cal.DIE_MM * PX
+RAIL_PX = 30               # the far wall (padded rail) along the top of the frame
+TEX = 96                   # die-face texture size (pixels)
+NO_DECISION_REASONS = ("cocked", "overlap", "out_of_area", "single_die")
+
+# name -> (body BGR, pip BGR); translucent casino dice are mostly red with white pips.
+DICE_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "red": ((45, 40, 190), (235, 235, 235)),
+    "white": ((232, 232, 228), (30, 30, 30)),
+    "blue": ((170, 80, 25), (235, 235, 235)),
+    "green": ((70, 150, 40), (235, 235, 235)),
+    "yellow": ((60, 200, 225), (25, 25, 25)),
+}
+FELTS: dict[str, tuple[int, int, int]] = {
+    "green": (45, 115, 30), "blue": (115, 70, 20), "teal": (95, 100, 25),
+}
+_CLASHES = {("green", "green"), ("green", "teal"), ("blue", "blue"), ("blue", "teal")}
+
+
+@dataclass
+class _Scene:
+    img: np.ndarray            # BGR float32 at SS x resolution
+    rng: np.random.Generator
+    light: np.ndarray          # unit vector: direction shadows fall (image plane)
+
+    def s(self, v: float) -> int:
+        return int(round(v * SS))
+
+
+def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
+           reason: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """One frame and its label. `reason` None: a valid roll; else a no-decision case."""
+    if reason is not None and reason not in NO_DECISION_REASONS:
+        raise ValueError(f"reason: {reason!r} not one of {NO_DECISION_REASONS}")
+    felt_name = str(rng.choice(list(FELTS)))
+    dice_name = str(rng.choice([d for d in DICE_COLOURS if (d, felt_name) not in _CLASHES]))
+    scene = _Scene(np.zeros((H * SS, W * SS, 3), np.float32), rng,
+                   _unit(rng.uniform(0, 2 * np.pi)))
+    _draw_table(scene, FELTS[felt_name])
+    values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    dice = _place_dice(rng, reason)
+    distractors = _draw_distractors(scene, [d["c"] for d in dice])
+    for die, value in zip(dice, values):
+        _draw_die(scene, die, value, DICE_COLOURS[dice_name])
+    img = cv2.resize(scene.img, (W, H), interpolation=cv2.INTER_AREA)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    img, quad = _camera(img, rng, nuisances, dice)
+    label: dict[str, Any] = {
+        "kind": "dice", "no_decision": reason is not None, "reason": reason,
+        "values": None if reason else sorted(values),
+        "dice_colour": dice_name, "felt": felt_name, "distractors": distractors,
+        "nuisances": list(nuisances),
+        "landing_area_px": quad.round(2).tolist(),
+        # What a person would have clicked: the true corners give or take a pixel.
+        "calibration": _calibration_json(quad + rng.normal(0, 0.7, quad.shape)),
+    }
+    return img, label
+
+
+def _calibration_json(quad: np.ndarray) -> dict[str, Any]:
+    pts = tuple((float(x), float(y)) for x, y in quad)
+    return cal.DiceCalibration(pts, cal.SYNTH_LANDING_MM).to_json()
+
+
+# ---------------------------------------------------------------- table, dice placement
+
+def _landing_rect_px() -> tuple[float, float, float, float]:
+    x0, y0 = cal.SYNTH_ORIGIN_PX
+    return x0, y0, x0 + cal.SYNTH_LANDING_MM[0] * PX, y0 + cal.SYNTH_LANDING_MM[1] * PX
+
+
+def _draw_table(sc: _Scene, felt: tuple[int, int, int]) -> None:
+    rng, img = sc.rng, sc.img
+    img[:] = np.float32(felt) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    low = cv2.resize(rng.normal(0, 6, (12, 16)).astype(np.float32), (W * SS, H * SS),
+                     interpolation=cv2.INTER_CUBIC)
+    img += low[..., None] + rng.normal(0, 4, img.shape).astype(np.float32)  # weave + dye
+    img[: sc.s(RAIL_PX)] = np.float32((35, 55, 95)) * np.float32(rng.uniform(0.8, 1.2))
+    cv2.line(img, (0, sc.s(RAIL_PX) - 3), (W * SS, sc.s(RAIL_PX) - 3), (70, 95, 140), 4)
+    x0, y0, x1, y1 = _landing_rect_px()
+    cv2.rectangle(img, (sc.s(x0), sc.s(y0)), (sc.s(x1), sc.s(y1)), (215, 220, 220),
+                  sc.s(1.5), cv2.LINE_AA)
+
+
+def _place_dice(rng: np.random.Generator, reason: str | None) -> list[dict[str, Any]]:
+    """Centres/angles of the dice (output pixels). Valid dice: inside, clear of the line."""
+    x0, y0, x1, y1 = _landing_rect_px()
+    m = 0.9 * DIE_PX
+
+    def inside() -> np.ndarray:
+        return np.array([rng.uniform(x0 + m, x1 - m), rng.uniform(y0 + m, y1 - m)])
+
+    first = {"c": inside(), "a": rng.uniform(0, 90), "mode": "flat"}
+    if reason == "single_die":
+        return [first]
+    if reason == "overlap":  # the second die rests partly on the first, nearer the camera
+        off = _unit(rng.uniform(0, 2 * np.pi)) * rng.uniform(0.45, 0.8) * DIE_PX
+        return [first, {"c": first["c"] + off, "a": rng.uniform(0, 90), "mode": "on_top"}]
+    while True:
+        second = inside() if reason != "out_of_area" else _outside(rng)
+        if np.linalg.norm(second - first["c"]) > 1.75 * DIE_PX:
+            break
+    mode = "cocked" if reason == "cocked" else "flat"
+    return [first, {"c": second, "a": rng.uniform(0, 90), "mode": mode}]
+
+
+def _outside(rng: np.random.Generator) -> np.ndarray:
+    """A resting place outside the landing area but still in view: the margin or the rail."""
+    x0, y0, x1, y1 = _landing_rect_px()
+    side = int(rng.integers(4))
+    if side == 0:  # between the line and the rail
+        return np.array([rng.uniform(x0, x1), rng.uniform(RAIL_PX + 0.65 * DIE_PX,
+                                                            y0 - 0.85 * DIE_PX)])
+    if side == 1:
+        return np.array([rng.uniform(x0, x1), rng.uniform(y1 + 0.85 * DIE_PX,
+                                                            H - 0.65 * DIE_PX)])
+    d = rng.uniform(0.9, 1.6) * DIE_PX
+    return np.array([x0 - d if side == 2 else x1 + d, rng.uniform(y0, y1)])
+
+
+# ---------------------------------------------------------------- dice
+
+def _face_texture(value: int, colours: tuple, rng: np.random.Generator) -> tuple[np.ndarray,
+                                                                                   np.ndarray]:
+    """A TEX x TEX die face (BGR float) and its alpha (rounded square)."""
+    body, pip = colours
+    alpha = np.zeros((TEX, TEX), np.float32)
+    r = int(CORNER_RADIUS * TEX)
+    cv2.rectangle(alpha, (r, 0), (TEX - 1 - r, TEX - 1), 1.0, -1)
+    cv2.rectangle(alpha, (0, r), (TEX - 1, TEX - 1 - r), 1.0, -1)
+    for cx, cy in ((r, r), (TEX - 1 - r, r), (r, TEX - 1 - r), (TEX - 1 - r, TEX - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
+    tex = np.empty((TEX, TEX, 3), np.float32)
+    tex[:] = np.float32(body)
+    # Translucent bodies look lighter towards one edge; a darker bevel along the border.
+    ramp = np.linspace(-1, 1, TEX, dtype=np.float32)
+    tex *= (1 + 0.08 * ramp[None, :, None] * rng.uniform(-1, 1))
+    edge = cv2.erode(alpha, np.ones((5, 5), np.uint8))
+    tex *= (0.8 + 0.2 * edge)[..., None]
+    c, step, rad = (TEX - 1) / 2, PIP_OFFSET * TEX, PIP_RADIUS * TEX
+    for gx, gy in LAYOUT[value]:
+        centre = (int(round((c + gx * step) * 16)), int(round((c + gy * step) * 16)))
+        cv2.circle(tex, centre, int(rad * 16), pip, -1, cv2.LINE_AA, shift=4)
+    return tex, alpha
+
+
+def _paste_quad(sc: _Scene, tex: np.ndarray, alpha: np.ndarray, quad: np.ndarray,
+                gain: float = 1.0) -> None:
+    """Warp a square texture into the quad (output px, TL TR BR BL) and alpha-blend it."""
+    q = quad * SS
+    x0, y0 = np.floor(q.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(q.max(0)).astype(int) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, sc.img.shape[1]), min(y1, sc.img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = np.float32([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]])
+    m = cv2.getPerspectiveTransform(src, np.float32(q - [x0, y0]))
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(tex * gain, m, size, flags=cv2.INTER_LINEAR)
+    a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+    roi = sc.img[y0:y1, x0:x1]
+    roi[:] = roi * (1 - a) + warped * a
+
+
+def _square(c: np.ndarray, angle_deg: float, side: float) -> np.ndarray:
+    u = _unit(np.radians(angle_deg)) * side / 2
+    v = np.array([-u[1], u[0]])
+    return np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+
+
+def _shadow(sc: _Scene, quad: np.ndarray, length: float, depth: float = 0.45) -> None:
+    """A soft shadow of the die cast on whatever is below it, away from the light."""
+    mask = np.zeros(sc.img.shape[:2], np.float32)
+    pts = ((quad + sc.light * length) * SS * 16).astype(np.int32)
+    cv2.fillPoly(mask, [pts], 1.0, cv2.LINE_AA, shift=4)
+    k = sc.s(0.25 * DIE_PX) | 1
+    mask = cv2.GaussianBlur(mask, (k, k), 0)
+    sc.img *= (1 - depth * mask)[..., None]
+
+
+def _draw_die(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) -> None:
+    rng = sc.rng
+    side = DIE_PX * (1.06 if die["mode"] == "on_top" else 1.0)
+    if die["mode"] == "cocked":
+        _draw_cocked(sc, die, value, colours)
+        return
+    quad = _square(die["c"], die["a"], side)
+    _shadow(sc, quad, 0.12 * DIE_PX * (2.5 if die["mode"] == "on_top" else 1.0))
+    tex, alpha = _face_texture(value, colours, rng)
+    _paste_quad(sc, tex, alpha, quad)
+    if rng.random() < 0.35:
+        _specular(sc, quad)
+
+
+def _draw_cocked(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) -> None:
+    """A die leaning at 15-40 degrees: its top face foreshortened and one side face showing."""
+    rng = sc.rng
+    tilt = np.radians(rng.uniform(15, 40))
+    u = _unit(np.radians(die["a"]))  # the edge it pivots on runs along u
+    v = np.array([-u[1], u[0]])
+    top_len, side_len = DIE_PX * np.cos(tilt), DIE_PX * np.sin(tilt)
+    start = die["c"] - v * (top_len + side_len) / 2
+    half = u * DIE_PX / 2
+
+    def strip(a: float, b: float) -> np.ndarray:
+        return np.array([start + v * a - half, start + v * a + half,
+                         start + v * b + half, start + v * b - half])
+
+    top, side = strip(0, top_len), strip(top_len, top_len + side_len)
+    _shadow(sc, np.vstack([top, side]), 0.3 * DIE_PX)
+    tex, alpha = _face_texture(value, colours, rng)
+    _paste_quad(sc, tex, alpha, top, gain=1.05)
+    side_value = int(rng.choice([v_ for v_ in range(1, 7) if v_ not in (value, 7 - value)]))
+    tex, alpha = _face_texture(side_value, colours, rng)
+    _paste_quad(sc, tex, alpha, side, gain=0.7)
+
+
+def _specular(sc: _Scene, quad: np.ndarray) -> None:
+    """A lamp's reflection on the glossy die top: a soft bright streak, not a round pip."""
+    rng = sc.rng
+    mask = np.zeros(sc.img.shape[:2], np.float32)
+    w = rng.uniform(0.15, 0.7)
+    centre = quad.mean(0) + (quad[1] - quad[0]) * rng.uniform(-0.3, 0.3) \
+        + (quad[3] - quad[0]) * rng.uniform(-0.3, 0.3)
+    axes = (sc.s(DIE_PX * w / 2), sc.s(DIE_PX * rng.uniform(0.04, 0.08)))
+    cv2.ellipse(mask, (sc.s(centre[0]), sc.s(centre[1])), axes, rng.uniform(0, 180), 0, 360,
+                1.0, -1, cv2.LINE_AA)
+    k = sc.s(0.06 * DIE_PX) | 1
+    mask = cv2.GaussianBlur(mask, (k, k), 0)
+    sc.img += (rng.uniform(40, 90) * mask)[..., None]
+
+
+# ---------------------------------------------------------------- distractors
+
+def _draw_distractors(sc: _Scene, dice_centres: list[np.ndarray]) -> list[str]:
+    """Chips, a card, the stick and dots on the felt, kept clear of the dice."""
+    rng, used = sc.rng, []
+    keep_out = [(c, 1.15 * DIE_PX) for c in dice_centres]
+    n_chips = int(rng.integers(0, 5))
+    for _ in range(n_chips):
+        if _chip(sc, keep_out):
+            used.append("chip")
+    if rng.random() < 0.35 and _card(sc, keep_out):
+        used.append("card")
+    if rng.random() < 0.35 and _stick(sc, keep_out):
+        used.append("stick")
+    n_dots = int(rng.integers(0, 15))
+    for _ in range(n_dots):
+        _dot(sc, keep_out)
+    if n_dots:
+        used.append("dots")
+    return sorted(set(used))
+
+
+def _free_spot(rng: np.random.Generator, keep_out: list, radius: float,
+               tries: int = 30) -> np.ndarray | None:
+    for _ in range(tries):
+        p = np.array([rng.uniform(0, W), rng.uniform(RAIL_PX, H)])
+        if all(np.linalg.norm(p - c) > r + radius for c, r in keep_out):
+            return p
+    return None
+
+
+def _chip(sc: _Scene, keep_out: list) -> bool:
+    rng = sc.rng
+    r = 39 / 2 * PX  # a 39 mm casino chip
+    p = _free_spot(rng, keep_out, r)
+    if p is None:
+        return False
+    keep_out.append((p, r))
+    colour = [(40, 40, 200), (200, 200, 200), (40, 140, 40), (30, 30, 30), (160, 60, 40),
+              (40, 120, 220)][int(rng.integers(6))]
+    c, rr = (sc.s(p[0]), sc.s(p[1])), sc.s(r)
+    _shadow(sc, np.array([p + r * _unit(a) for a in np.linspace(0, 2 * np.pi, 24)]),
+            0.1 * DIE_PX, 0.35)
+    cv2.circle(sc.img, c, rr, colour, -1, cv2.LINE_AA)
+    for k in range(8):  # the edge spots ("inserts") of a casino chip
+        a = rng.uniform(0, 1) * 0 + k * np.pi / 4
+        q = p + (r * 0.82) * _unit(a)
+        cv2.ellipse(sc.img, (sc.s(q[0]), sc.s(q[1])), (sc.s(r * 0.14), sc.s(r * 0.07)),
+                    np.degrees(a) + 90, 0, 360, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.circle(sc.img, c, sc.s(r * 0.6), (225, 225, 225), sc.s(1.5), cv2.LINE_AA)
+    return True
+
+
+def _card(sc: _Scene, keep_out: list) -> bool:
+    rng = sc.rng
+    w, h = 63 * PX, 88 * PX
+    p = _free_spot(rng, keep_out, 0.62 * h)
+    if p is None:
+        return False
+    keep_out.append((p, 0.62 * h))
+    a = rng.uniform(0, 180)
+    quad = _square(p, a, 1.0)
+    u, v = (quad[1] - quad[0]), (quad[3] - quad[0])
+    corners = np.array([p - u * w / 2 - v * h / 2, p + u * w / 2 - v * h / 2,
+                        p + u * w / 2 + v * h / 2, p - u * w / 2 + v * h / 2])
+    cv2.fillPoly(sc.img, [(corners * SS * 16).astype(np.int32)], (240, 240, 240),
+                 cv2.LINE_AA, shift=4)
+    ink = (30, 30, 190) if rng.random() < 0.5 else (30, 30, 30)
+    for fx, fy in ((-0.25, -0.3), (0.25, 0.3), (0, 0), (-0.25, 0.3), (0.25, -0.3)):
+        q = p + u * fx * w + v * fy * h  # suit symbols: pip-like marks that are not dice
+        cv2.circle(sc.img, (sc.s(q[0]), sc.s(q[1])), sc.s(0.08 * w), ink, -1, cv2.LINE_AA)
+    return True
+
+
+def _stick(sc: _Scene, keep_out: list) -> bool:
+    """The stickman's stick: a long thin wooden rod with a hooked end, crossing the view."""
+    rng = sc.rng
+    for _ in range(20):
+        a, b = np.array([rng.uniform(0, W), H + 5.0]), np.array([rng.uniform(0, W),
+                                                                 rng.uniform(RAIL_PX, H / 2)])
+        pts = [a + (b - a) * t for t in np.linspace(0, 1, 30)]
+        hook = b + _unit(np.arctan2(*(b - a)[::-1]) + np.pi / 2) * 0.8 * DIE_PX
+        pts.append(hook)
+        width = 0.3 * DIE_PX
+        if all(min(np.linalg.norm(q - c) for q in pts) > r + width for c, r in keep_out):
+            poly = (np.array(pts) * SS).astype(np.int32)
+            cv2.polylines(sc.img, [poly], False, (60, 110, 160), sc.s(width), cv2.LINE_AA)
+            return True
+    return False
+
+
+def _dot(sc: _Scene, keep_out: list) -> None:
+    """Lint, stains or a printed dot on the felt: pip-sized, dark or light."""
+    rng = sc.rng
+    r = rng.uniform(0.04, 0.12) * DIE_PX
+    p = _free_spot(rng, keep_out, r + 0.25 * DIE_PX)
+    if p is None:
+        return
+    shade = (235, 235, 235) if rng.random() < 0.5 else (20, 20, 20)
+    cv2.circle(sc.img, (sc.s(p[0]), sc.s(p[1])), max(sc.s(r), 1), shade, -1, cv2.LINE_AA)
+
+
+# ---------------------------------------------------------------- camera
+
+def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
+            dice: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Apply the camera's pose and photometric nuisances; return the frame and landing quad."""
+    x0, y0, x1, y1 = _landing_rect_px()
+    quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    centres = np.array([d["c"] for d in dice])
+    for _ in range(20):  # re-draw a pose that would push a die out of the picture
+        mat = nz.homography(img.shape, rng, nuisances)
+        moved = nz.warp_points(centres, mat)
+        m = 0.55 * DIE_PX
+        if np.all((moved > m) & (moved < [W - m, H - m])):
+            break
+    else:
+        mat = np.eye(3)
+    img = nz.warp(img, mat) if not np.allclose(mat, np.eye(3)) else img
+    return nz.apply(img, rng, nuisances), nz.warp_points(quad, mat)
+
+
+def _unit(angle: float) -> np.ndarray:
+    return np.array([np.cos(angle), np.sin(angle)])
