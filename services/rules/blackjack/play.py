@@ -44,6 +44,7 @@ class PlayerHand:
     refused: bool = False
     acted: bool = False
     state: str = "open"               # open stood bust surrendered waiting_bj settled
+    finished_because: str = ""        # why the hand took no more decisions
 
     @property
     def natural(self) -> bool:
@@ -384,15 +385,20 @@ class RoundPlay:
             i += 1
         extra = self.decider.leftover(bp.box)
         if extra is not None:
+            ends = "; ".join(f"hand {h.number} {' '.join(map(str, h.cards))}: "
+                             f"{h.finished_because or h.state}" for h in bp.hands)
             raise RulesError(extra.field, f"no hand of seat {bp.box.seat} is left to "
-                             f"{extra.kind}: every hand had finished")
+                             f"{extra.kind}: every hand had finished ({ends})")
 
     def _play_hand(self, bp: BoxPlay, hand: PlayerHand) -> None:
         while hand.state == "open":
             legal = decisions.legal(bp, hand, self.dealer[0], self.rules)
             if legal == ("stand",):
                 hand.state = "stood"
-                self.log(f"  {hand.label} is complete at {total(hand.cards)}")
+                hand.finished_because = decisions.why_not(
+                    Action("hit", ""), bp, hand, self.dealer[0], self.rules) or ""
+                self.log(f"  {hand.label} is complete at {total(hand.cards)}: "
+                         f"{hand.finished_because}")
                 return
             action = self.decider.decide(bp.box, hand, legal, self.dealer[0])
             if action is None:
@@ -441,7 +447,7 @@ class RoundPlay:
     def _after_card(self, bp: BoxPlay, hand: PlayerHand) -> None:
         t = total(hand.cards)
         if t.bust:
-            hand.state = "bust"
+            hand.state, hand.finished_because = "bust", f"busts with {t.hard}"
             self.log(f"  {hand.label} busts with {t.hard}: bet collected at once "
                      f"({ref(self.pid, 'bust')})")
             for r, stake in enumerate(hand.stakes):
@@ -449,7 +455,7 @@ class RoundPlay:
                     "main", stake, "bust", f"player busts with {t.hard}", self._extra(hand),
                     self._excess(bp, hand, r)))
         elif hand.doubled:
-            hand.state = "stood"
+            hand.state, hand.finished_because = "stood", "doubled: one card only"
 
     def _split(self, bp: BoxPlay, hand: PlayerHand) -> None:
         bp.splits += 1
