@@ -60,8 +60,8 @@ class Bet:
     def to_state(self) -> dict[str, Any]:
         """The bet as a request would give it, to carry it into the next request."""
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "amount": self.amount}
-        if self.number is not None and self.kind not in FIXED_NUMBER:
-            out["number"] = self.number
+        if self.number is not None and self.kind not in FIXED_NUMBER and self.on is None:
+            out["number"] = self.number  # odds take theirs from the line bet again
         if self.on is not None:
             out["on"] = self.on
         if self.working:

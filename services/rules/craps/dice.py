@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.rules.core.errors import RulesError
+from services.rules.core.errors import FieldError, RulesError
 
 POINT_NUMBERS = (4, 5, 6, 8, 9, 10)
 
@@ -53,12 +53,12 @@ def parse_dice(value: object, field: str) -> Roll:
     """`[3, 4]` -> Roll(3, 4); each face an integer 1..6."""
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise RulesError(field, f"must be a pair of dice such as [3, 4], got {value!r}")
-    faces = []
-    for i, face in enumerate(value):
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{field}[{i}]", f"a die shows 1 to 6, got {face!r}")
-        faces.append(face)
-    return Roll(faces[0], faces[1])
+    bad = [FieldError(f"{field}[{i}]", f"a die shows 1 to 6, got {face!r}")
+           for i, face in enumerate(value)
+           if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6]
+    if bad:
+        raise RulesError(errors=bad)
+    return Roll(value[0], value[1])
 
 
 def next_point(point: int | None, roll: Roll) -> int | None:

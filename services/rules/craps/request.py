@@ -74,7 +74,8 @@ def parse_step(raw: object, i: int) -> Step:
     if isinstance(raw, (list, tuple)):
         return Step(parse_dice(raw, field))
     if not isinstance(raw, Mapping):
-        raise RulesError(field, "a roll is [die1, die2] or an object with \"dice\" or \"void\"")
+        raise RulesError(field, "a roll is a pair of dice such as [3, 4], or an object with "
+                         "\"dice\" or \"void\"")
     unknown = sorted(set(raw) - set(STEP_FIELDS))
     if unknown:
         raise RulesError(f"{field}.{unknown[0]}", f"unknown field; known: {', '.join(STEP_FIELDS)}")
