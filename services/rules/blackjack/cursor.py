@@ -57,13 +57,13 @@ class Cursor:
                 self.burn(entry, entry.irregularity or "")
                 continue
             if entry.irregularity:
-                self._log(f"{entry.field} {entry.card}: {_WHY[entry.irregularity]} ({self._ref})")
+                self._log(f"  {entry.field} {entry.card}: {_WHY[entry.irregularity]} ({self._ref})")
             return entry
         raise ShoeExhausted(needed_for)
 
     def burn(self, entry: ShoeCard, why: str) -> None:
         self.burned.append((entry, why))
-        self._log(f"{entry.field} {entry.card}: {_WHY[why]} ({self._ref})")
+        self._log(f"  {entry.field} {entry.card}: {_WHY[why]} ({self._ref})")
 
     def has_card_in_play(self) -> bool:
         """Whether a further unmarked card follows (burns before it are skipped)."""

@@ -34,6 +34,10 @@ class DealerTurn(RoundState):
                     if rnd < len(hand.stakes) and hand.state in ("stood", "waiting_bj"):
                         self._settle_hand(bp, hand, rnd, final)
             self._extra_dealer_cards(cards)
+        for bp in self._dealt():
+            for hand in bp.hands:
+                if hand.state == "waiting_bj":
+                    hand.state = "blackjack"
 
     def _dealer_draws(self, cards: list[Card], rnd: int) -> None:
         h17 = self.rules.dealer_hits_soft17

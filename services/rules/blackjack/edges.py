@@ -47,7 +47,7 @@ def _main_rows(rules: BjRules, hands: int, seed: int) -> list[EdgeRow]:
         return [EdgeRow(GAME, variant, "main", sim.edge, method, ref(pid, "win"), note)]
     method_main = method.replace(f"±{sim.ci95 * 100:.3f}%", f"±{sim.ci95_main * 100:.3f}%")
     return [
-        EdgeRow(GAME, variant, "main with promotions", sim.edge, method, ref(pid, "promo_seven"),
+        EdgeRow(GAME, variant, "main with promotions", sim.edge, method, ref(pid, "promotions"),
                 note + "; prizes of seed 004 III §1.8.1-§1.8.4 paid on the hand's stake (A-12)"),
         EdgeRow(GAME, variant, "main without promotions", sim.edge_main, method_main,
                 ref(pid, "win"), note),

@@ -137,6 +137,7 @@ class RoundPlay(PlayerTurns, DealerTurn):
                 raise RulesError(bp.box.actions[0].field, "the dealer's blackjack was found "
                                  "at the peek: the round ends before any decision")
             self._settle_hand(bp, bp.hands[0], 0, final)
+            bp.hands[0].state = "blackjack" if bp.hands[0].natural else "stood"
         return True
 
     def _naturals(self) -> None:
@@ -156,7 +157,7 @@ class RoundPlay(PlayerTurns, DealerTurn):
                     self.record(bp.box, 1, r, self.pay.pays(
                         "main", stake, 1, 1, "even_money", "blackjack, even money taken",
                         self._extra(hand), self._excess(bp, hand, r)))
-                hand.state = "settled"
+                hand.state = "even_money"
             elif now:
                 self.log(f"{hand.label}: blackjack paid at once, the dealer's first card {up} "
                          f"cannot make blackjack ({ref(self.pid, 'immediate_pay')})")
@@ -164,7 +165,7 @@ class RoundPlay(PlayerTurns, DealerTurn):
                     self.record(bp.box, 1, r, self.pay.pays(
                         "main", stake, 3, 2, "blackjack", "blackjack paid at once",
                         self._extra(hand), self._excess(bp, hand, r)))
-                hand.state = "settled"
+                hand.state = "blackjack"
             else:
                 self.log(f"{hand.label}: blackjack waits for the dealer's hand "
                          f"({ref(self.pid, 'immediate_pay')})")
@@ -205,6 +206,7 @@ class RoundPlay(PlayerTurns, DealerTurn):
                     if ("main", bp.box.seat, hand.number, r) in self.settled:
                         continue
                     ex = self._excess(bp, hand, r)
+                    hand.state = "blackjack" if hand.natural else "void"
                     if hand.natural:
                         bet = self.pay.pays("main", stake, 3, 2, "incomplete_round", why,
                                             self._extra(hand), ex)

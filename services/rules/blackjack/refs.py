@@ -65,6 +65,7 @@ _REFS: dict[str, dict[str, RuleRef]] = {
               _LIVE: _live("§1.2.1")},
     "c21": {_BO: RuleRef("002", "§2.1.5.3", quote="Challenge 21")},
     "c21_bets": {_BO: RuleRef("002", "§2.1.3.2")},
+    "promotions": {_CL: RuleRef("004", "III §1.8", note="A-12")},
     "promo_seven": {_CL: RuleRef("004", "III §1.8.1", note="A-12")},
     "promo_jack_spades": {_CL: RuleRef("004", "III §1.8.2", note="A-12")},
     "promo_three_sevens": {_CL: RuleRef("004", "III §1.8.3", note="A-12")},

@@ -87,7 +87,7 @@ class Payer:
     def settle_main(self, stake: int, cards: list[Card], natural: bool, dealer: DealerFinal,
                     extra: Mapping[str, Any], excess: int = 0) -> BetResult:
         result, key = main_outcome(cards, natural, dealer)
-        mine = f"{total(cards)}{' blackjack' if natural else ''}"
+        mine = "blackjack" if natural else str(total(cards))
         theirs = "blackjack" if dealer.blackjack else ("bust" if dealer.bust else str(dealer.best))
         detail = f"player {mine} vs dealer {theirs}"
         if result == "blackjack":

@@ -33,7 +33,8 @@ class PlayerHand:
     doubled: bool = False
     refused: bool = False
     acted: bool = False
-    state: str = "open"               # open stood bust surrendered waiting_bj settled
+    # open → stood | bust | surrendered | blackjack | even_money (waiting_bj until the dealer)
+    state: str = "open"
     finished_because: str = ""        # why the hand took no more decisions
 
     @property

@@ -332,3 +332,35 @@ def test_explain_names_each_card_totals_decisions_and_rules():
     assert "cards[4] 10C → dealer: 16" in text and "cards[5] 3D → dealer: 19" in text
     assert "player 17 vs dealer 19" in text
     assert lines[-1] == "Totals: staked 100, paid 0, house win 100"
+
+
+def test_live_split_aces_one_card_by_default_played_on_when_the_casino_allows():
+    boxes = [{"seat": 1, "bet": 100, "actions": ["split", "hit", "stand", "stand"]}]
+    cards = ["AH", "9D", "AS", "7C", "5C", "6D", "4S", "10S"]   # hole 7C; A+5, A+6 at once
+    err = error("LIVE-GG", boxes, cards)
+    assert err["field"] == "boxes[0].actions[1]" and "one card" in err["reason"]
+    out = settle("LIVE-GG", boxes, cards, switches={"bj_split_aces": "normal"})
+    assert [h["cards"] for h in sorted(out["hands"], key=lambda h: h["hand"])] == \
+        [["AH", "5C", "4S"], ["AS", "6D"]]
+
+
+def _hands(out):
+    return [h["cards"] for h in sorted(out["hands"], key=lambda h: h["hand"])]
+
+
+def test_split_deal_order_switch():
+    # BO default: the second split hand gets its card after the first is played
+    cards = ["8H", "9D", "8S", "3C", "5C", "4D", "10S"]
+    boxes = [{"seat": 1, "bet": 10, "actions": ["split", "hit", "stand", "stand"]}]
+    seq = settle("BO", boxes, cards)
+    both = settle("BO", boxes, cards, switches={"bj_split_deal": "both_at_once"})
+    assert _hands(seq) == [["8H", "3C", "5C"], ["8S", "4D"]]
+    assert _hands(both) == [["8H", "3C", "4D"], ["8S", "5C"]]
+
+
+def test_live_shoe_holds_eight_decks_by_default():
+    err = error("LIVE-GG", [{"seat": 1, "bet": 100}], ["KS"] * 9)
+    assert "8-deck" in err["reason"]
+    err = error("LIVE-GG", [{"seat": 1, "bet": 100}], ["KS"] * 7,
+                switches={"bj_decks": "6"})
+    assert "6-deck" in err["reason"]

@@ -80,6 +80,8 @@ def test_payouts_never_negative_and_stakes_conserved(generated):
         assert bet["paid"] <= 26 * bet["stake"] or bet["kind"] == "promotion"
     assert out["totals"]["staked"] == _expected_staked(request)
     assert out["totals"]["staked"] - out["totals"]["paid"] == out["totals"]["house_win"]
+    assert {h["state"] for h in out["hands"]} <= {"stood", "bust", "surrendered", "blackjack",
+                                                  "even_money"}
     rounds_of = {b["seat"]: len(b.get("bets") or [1]) for b in request["boxes"]}
     hands = [(h["seat"], h["hand"]) for h in out["hands"]]
     mains = [(b["seat"], b["hand"], b.get("round", 1)) for b in out["bets"] if b["kind"] == "main"]
