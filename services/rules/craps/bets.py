@@ -54,7 +54,8 @@ class Bet:
         return self.kind in WRONG
 
     def label(self) -> str:
-        where = f" {self.number}" if self.number is not None and self.kind not in FIXED_NUMBER else ""
+        shown = self.number is not None and self.kind not in FIXED_NUMBER
+        where = f" {self.number}" if shown else ""
         return f"{self.id} {self.kind}{where}"
 
     def to_state(self) -> dict[str, Any]:
@@ -109,8 +110,9 @@ def parse_bet(raw: object, default_id: str) -> Bet:
         raise RulesError("id", "must be a non-empty string")
     on = raw.get("on")
     if (on is not None) != (kind in ODDS):
-        raise RulesError("on", "odds name the line bet they back, e.g. \"on\": \"b1\"" if kind in ODDS
-                         else f"only odds bets back another bet; a {kind} bet has no \"on\"")
+        raise RulesError("on", "odds name the line bet they back, e.g. \"on\": \"b1\""
+                         if kind in ODDS else
+                         f"only odds bets back another bet; a {kind} bet has no \"on\"")
     if on is not None and not isinstance(on, str):
         raise RulesError("on", "must be the id of a line bet")
     working = raw.get("working", False)

@@ -24,7 +24,8 @@ P_ROLL = Fraction(1, len(ALL_ROLLS))
 MULTI = "exact: absorbing Markov chain over the 36 dice outcomes (Fractions)"
 SINGLE = "exact enumeration of the 36 dice outcomes (Fractions)"
 FAIR = {"odds", "dont_odds"}
-NO_ADVANTAGE = {"BO": "seed 000 §3.1.5 «ni el salón de juegos o casino ni el jugador tiene alguna ventaja»",
+NO_ADVANTAGE = {"BO": "seed 000 §3.1.5 «ni el salón de juegos o casino ni el jugador tiene "
+                      "alguna ventaja»",
                 "CL-ARICA": "seed 004 IV §1.5 «ni el Casino ni el jugador tiene alguna ventaja»"}
 
 
@@ -114,7 +115,8 @@ def _note(profile: Profile, kind: str, edge: Fraction) -> str:
     if kind in ("dont_pass", "dont_come"):
         return "per bet made; a 12 on its first roll is a standoff"
     if kind in ("buy", "lay"):
-        return "per unit bet, the 5 % commission counted as a cost (switch craps_buy_lay_commission)"
+        return ("per unit bet, the 5 % commission counted as a cost "
+                "(switch craps_buy_lay_commission)")
     return ""
 
 

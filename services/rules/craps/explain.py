@@ -42,7 +42,8 @@ def _roll_lines(report: RollReport, step: Step, moved: tuple[BetResult, ...]) ->
               + f" {b.amount} — {SPANISH[b.kind]}" for b in step.place]
     if report.roll is None:
         return lines + [f"Roll {n}: void ({report.void_reason}) — «tirada nula»: no bet is "
-                        f"decided, the shooter throws again; point stays {_point(report.point_before)}"]
+                        "decided, the shooter throws again; point stays "
+                        f"{_point(report.point_before)}"]
     phase = "come-out" if report.point_before is None else f"point {report.point_before}"
     lines.append(f"Roll {n}: {report.roll} ({phase})")
     results = iter(report.results)
@@ -69,7 +70,8 @@ def explain_lines(profile: Profile, session: Session) -> list[str]:
              "(Craps and Mini Craps share every bet and pay; they differ in table and staff)",
              f"Switches: {_switches(profile)}",
              f"Point before the first roll: {_point(req.point)}", "Layout:"]
-    lines += [f"  {b.label()} {b.amount} — {SPANISH[b.kind]}" for b in session.start.bets] or ["  (empty)"]
+    layout = [f"  {b.label()} {b.amount} — {SPANISH[b.kind]}" for b in session.start.bets]
+    lines += layout or ["  (empty)"]
     lines += [f"  {r.extra['id']} {r.kind}: {r.detail}: {_money(r)}" for r in session.opening]
     for report, step, moved in zip(session.reports, req.steps, session.before_roll):
         lines += _roll_lines(report, step, moved)

@@ -68,7 +68,9 @@ class PayTable:
         if kind == "field":
             return Pay(*((2, 1) if total in (2, 12) else EVEN), self._ref())
         if kind in FLAT:
-            note = "A-32: Horn paid a flat 4:1 on 2, 3, 11 or 12, as printed" if kind == "horn" else None
+            note = None
+            if kind == "horn":
+                note = "A-32: Horn paid a flat 4:1 on 2, 3, 11 or 12, as printed"
             return Pay(*FLAT[kind], self._ref(note))
         if kind == "any_seven":
             return self._quoted(ANY_SEVEN[self.profile.id])
@@ -94,8 +96,9 @@ class PayTable:
         to, per = printed
         if reading == "for_one":
             to -= per
+        words = reading.replace("_", " ")
         return Pay(to, per, self._ref(f"A-27: printed {printed[0]}:{printed[1]} read "
-                                      f"'{reading.replace('_', ' ')}' (switch craps_quote_reading)"))
+                                      f"'{words}' (switch craps_quote_reading)"))
 
     def _single_craps(self, kind: str) -> Pay:
         choice = self.profile.switch("craps_single_craps_pays")
@@ -121,6 +124,7 @@ class PayTable:
             return None
         choice = self.profile.switch("craps_buy_lay_commission")
         if choice == "not_offered":
-            raise RulesError("kind", f"{kind} bets are not offered (switch craps_buy_lay_commission)")
+            raise RulesError("kind", f"{kind} bets are not offered "
+                             "(switch craps_buy_lay_commission)")
         base = Fraction(1) if kind == "buy" else Fraction(*DONT_ODDS[number])
         return ("upfront" if choice == "5pct_upfront" else "on_win"), COMMISSION_RATE * base

@@ -15,7 +15,7 @@ from services.rules.core.results import BetResult
 from services.rules.craps import money
 from services.rules.craps.bets import LINE, ODDS, Bet
 from services.rules.craps.dice import Roll, next_point
-from services.rules.craps.paytable import RULE_SECTION, PayTable
+from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Decision, Verdict, decide
 
 
@@ -82,8 +82,8 @@ class CrapsTable:
         elif bet.kind in ("come", "dont_come"):
             if bet.number is None and self.point is None:
                 raise RulesError("kind", f"a {bet.kind} bet is made only once the point is set "
-                                 "(domain.md A-31; seed 000 §3.1.7.2 «después de haber establecido "
-                                 "el punto del lanzador»)")
+                                 f"(domain.md A-31; {PAY_SECTION[self.table.profile.id]} "
+                                 "«después de haber establecido el punto del lanzador»)")
             if bet.number is not None and not existing:
                 raise RulesError("number", "a new come bet has no number: it travels on its "
                                  "first roll")
@@ -107,8 +107,7 @@ class CrapsTable:
         if not existing:
             raise RulesError("kind", f"a {bet.kind} bet is made on the come-out roll, not once "
                              f"the point is set ({rules}: «Se debe jugar a la primera tirada»; "
-                             "«No se aceptan apuestas al Don't Pass después de haber salido el "
-                             "punto»)")
+                             "«No se aceptan apuestas ...» after the point)")
         if bet.number not in (None, self.point):
             raise RulesError("number", f"a {bet.kind} bet's point is the table's point "
                              f"{self.point}, not {bet.number}")

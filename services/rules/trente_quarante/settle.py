@@ -38,7 +38,8 @@ def _result(bet: TQBet, decision: Decision, profile: Profile) -> BetResult:
 def _premium(bet: TQBet, profile: Profile) -> BetResult:
     fee = apply_fraction(bet.amount, PREMIUM, profile.rounding)
     return BetResult("insurance", fee, 0, Outcome.LOSE, REFAIT,
-                     f"1 % «seguro» on the imprisoned {KINDS[bet.kind]} {bet.id}, kept by the house",
+                     f"1 % «seguro» on the imprisoned {KINDS[bet.kind]} {bet.id}, "
+                     "kept by the house",
                      extra={"id": bet.id})
 
 

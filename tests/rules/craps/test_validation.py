@@ -78,7 +78,8 @@ def test_roulette_profile_does_not_define_craps():
 def test_odds_need_a_line_bet_with_a_point_on_the_right_side():
     place = {"id": "pl", "kind": "place", "number": 6, "amount": 100}
     assert error(point=6, bets=[place, {"kind": "odds", "on": "pl", "amount": 100}]) == (
-        "bets[1].on", "odds back a line bet (pass, don't pass, come, don't come); pl is a place bet")
+        "bets[1].on",
+        "odds back a line bet (pass, don't pass, come, don't come); pl is a place bet")
     field, reason = error(bets=[{"id": "p", "kind": "pass_line", "amount": 100},
                                 {"kind": "odds", "on": "p", "amount": 100}])
     assert field == "bets[1].on" and "no point yet" in reason
