@@ -89,14 +89,17 @@ Press Ctrl-C to stop everything.""")
 
 
 def _wait(children: dict[str, subprocess.Popen]) -> None:
+    """Until Ctrl-C / SIGTERM; a child that dies on its own is an error. (Ctrl-C reaches the
+    children too, so a child exiting right after a stop request is expected.)"""
     stop = {"now": False}
-    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
-    try:
-        while not stop["now"]:
-            for name, proc in children.items():
-                if proc.poll() is not None:
-                    raise click.ClickException(f"{name} exited with code {proc.returncode}; "
-                                               f"see its log in var/logs/")
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        click.echo("\nStopping the floor ...")
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.update(now=True))
+    while not stop["now"]:
+        time.sleep(0.5)
+        dead = [(n, p.returncode) for n, p in children.items() if p.poll() is not None]
+        if dead and not stop["now"]:
+            time.sleep(1.0)  # a stop signal may be on its way
+        if dead and not stop["now"]:
+            name, code = dead[0]
+            raise click.ClickException(f"{name} exited with code {code}; see var/logs/{name}*")
+    click.echo("\nStopping the floor ...")

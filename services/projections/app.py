@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
@@ -20,6 +21,9 @@ from services.runtime.service import run_service
 from services.runtime.settings import Settings
 
 SERVICE = "projector"
+IDLE_RELEASE_SECONDS = 0.5   # let other processes read the file when there is nothing to do
+MAX_HOLD_SECONDS = 5.0       # under sustained load, step aside this often for waiting readers
+STEP_ASIDE_SECONDS = 0.2
 
 
 class ProjectorService:
@@ -28,6 +32,7 @@ class ProjectorService:
         self._con: duckdb.DuckDBPyConnection | None = None
         self._batch: ProjectionBatch | None = None
         self._lock = asyncio.Lock()
+        self._opened_at = self._used_at = 0.0
         bus.consume(TABLE_EVENTS_TOPIC, group_id=SERVICE, handler=self.on_event,
                     around_batch=self.transaction,
                     description="Projects every table event into the reporting database.")
@@ -37,19 +42,47 @@ class ProjectorService:
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
+        """One DuckDB transaction per consumed batch, on a connection held while busy
+        (opening the file costs tens of milliseconds, more than a typical batch)."""
         async with self._lock:
-            with store.connect(self.db_path) as con:
-                con.begin()
-                self._con, self._batch = con, ProjectionBatch(con)
-                try:
-                    yield
-                    self._batch.flush()
-                    con.commit()
-                except BaseException:
-                    con.rollback()
-                    raise
-                finally:
-                    self._con = self._batch = None
+            con = self._connection()
+            con.begin()
+            self._batch = ProjectionBatch(con)
+            try:
+                yield
+                self._batch.flush()
+                con.commit()
+            except BaseException:
+                con.rollback()
+                raise
+            finally:
+                self._batch = None
+                self._used_at = time.monotonic()
+            if self._used_at - self._opened_at > MAX_HOLD_SECONDS:
+                self._release()
+                await asyncio.sleep(STEP_ASIDE_SECONDS)
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        if self._con is None:
+            self._con = store.open_db(self.db_path)
+            self._opened_at = time.monotonic()
+        return self._con
+
+    def _release(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def close(self) -> None:
+        self._release()
+
+    async def release_when_idle(self) -> None:
+        """Background task: close the file when no batch came for a while."""
+        while True:
+            await asyncio.sleep(IDLE_RELEASE_SECONDS / 2)
+            if self._con is not None and time.monotonic() - self._used_at > IDLE_RELEASE_SECONDS:
+                async with self._lock:
+                    self._release()
 
     async def on_event(self, message: Message) -> None:
         assert isinstance(message, Event) and self._batch is not None
@@ -62,8 +95,8 @@ class ProjectorService:
             raise Rejected("sequence_gap", str(gap)) from None
 
     async def on_dead_letter(self, message: Message) -> None:
-        assert isinstance(message, DeadLetter) and self._con is not None
-        apply_dead_letter(self._con, message)
+        assert isinstance(message, DeadLetter) and self._batch is not None
+        apply_dead_letter(self._batch.con, message)
 
     def status(self) -> dict[str, Any]:
         return {**self.bus.status(), "database": str(self.db_path)}
@@ -75,5 +108,10 @@ async def main(settings: Settings, db_path: Path, *, status_port: int = 0,
     """Run the projector (and the floor dashboard it serves) until stopped."""
     bus = Bus(settings, SERVICE)
     service = ProjectorService(bus, db_path)
-    await run_service(bus, status=service.status, status_port=status_port,
-                      pages=dashboard_pages(service), stop=stop, on_ready=on_ready)
+    releaser = asyncio.create_task(service.release_when_idle())
+    try:
+        await run_service(bus, status=service.status, status_port=status_port,
+                          pages=dashboard_pages(service), stop=stop, on_ready=on_ready)
+    finally:
+        releaser.cancel()
+        service.close()

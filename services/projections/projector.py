@@ -4,7 +4,7 @@ aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import duckdb
 
@@ -24,14 +24,17 @@ class SequenceGap(Exception):
 
 
 class ProjectionBatch:
-    """Applies events inside one transaction. Aggregate positions are read once per batch and
-    written back at the end, and the raw events are inserted in one statement: per-row round
-    trips to DuckDB were what limited the projector (about 5 ms per event)."""
+    """Applies events inside one transaction. Per-row round trips to DuckDB were what limited
+    the projector (about 5 ms per event), so the high-volume rows — raw events, bets placed and
+    settled, aggregate positions — are buffered and written in a few multi-row statements at
+    `flush`; the rest (tables, rounds) are written as their events come."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
         self.guard = SequenceGuard(dict(con.execute("SELECT * FROM positions").fetchall()))
         self._events: list[list[object]] = []
+        self.bets_placed: list[list[object]] = []
+        self.bets_settled: list[list[object]] = []
         self._moved: set[str] = set()
 
     def apply(self, event: Event) -> bool:
@@ -42,7 +45,7 @@ class ProjectionBatch:
         if verdict is Verdict.GAP:
             raise SequenceGap(event.aggregate_id, self.guard.expected(event.aggregate_id),
                               event.sequence)
-        project(event, self.con)
+        project(event, self)
         self._events.append([event.event_id, event.event_type, event.aggregate_id,
                              event.sequence, event.occurred_at, event.recorded_at,
                              event.producer, event.model_dump_json()])
@@ -51,19 +54,26 @@ class ProjectionBatch:
         return True
 
     def flush(self) -> None:
-        for chunk in _chunks(self._events, 200):
-            self.con.execute("INSERT INTO events VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk)),
-                             [value for row in chunk for value in row])
-        moved = [[a, self.guard.positions[a]] for a in sorted(self._moved)]
-        for chunk in _chunks(moved, 200):
-            self.con.execute("INSERT OR REPLACE INTO positions VALUES " + ", ".join(["(?, ?)"] * len(chunk)),
-                             [value for row in chunk for value in row])
-        self._events, self._moved = [], set()
+        """Write the buffered rows: inserts before the updates that may target them."""
+        _many(self.con, "INSERT INTO events VALUES {}", self._events)
+        _many(self.con, "INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, "
+                        "selection, stake, currency, placed_at) VALUES {}", self.bets_placed)
+        _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
+                        "rule = v.rule, settled_at = v.settled_at FROM (VALUES {}) "
+                        "AS v(bet_id, paid, net, outcome, rule, settled_at) "
+                        "WHERE bets.bet_id = v.bet_id", self.bets_settled)
+        _many(self.con, "INSERT OR REPLACE INTO positions VALUES {}",
+              [[a, self.guard.positions[a]] for a in sorted(self._moved)])
+        self._events, self.bets_placed, self.bets_settled, self._moved = [], [], [], set()
 
 
-def _chunks(rows: list, size: int) -> Iterator[list]:
-    for i in range(0, len(rows), size):
-        yield rows[i:i + size]
+def _many(con: duckdb.DuckDBPyConnection, sql: str, rows: list[list[object]],
+          chunk: int = 200) -> None:
+    """Run `sql` with its VALUES list ({}) filled by `rows`, `chunk` rows per statement."""
+    for i in range(0, len(rows), chunk):
+        part = rows[i:i + chunk]
+        marks = ", ".join(["(" + ", ".join(["?"] * len(part[0])) + ")"] * len(part))
+        con.execute(sql.format(marks), [value for row in part for value in row])
 
 
 def apply_events(con: duckdb.DuckDBPyConnection, events: Iterable[Event]) -> int:
@@ -81,12 +91,13 @@ def apply_dead_letter(con: duckdb.DuckDBPyConnection, letter: DeadLetter) -> Non
 
 
 @singledispatch
-def project(event: Event, con: duckdb.DuckDBPyConnection) -> None:
+def project(event: Event, batch: ProjectionBatch) -> None:
     """Events with no reporting table of their own are kept in `events` only."""
 
 
 @project.register
-def _(e: TableOpened, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: TableOpened, batch: ProjectionBatch) -> None:
+    con = batch.con
     p = e.payload
     con.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
                 [e.aggregate_id, p.game, p.wheel, p.profile, p.currency, p.min_bet, p.max_bet,
@@ -94,45 +105,47 @@ def _(e: TableOpened, con: duckdb.DuckDBPyConnection) -> None:
 
 
 @project.register
-def _(e: TableClosed, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: TableClosed, batch: ProjectionBatch) -> None:
+    con = batch.con
     con.execute("UPDATE tables SET closed_at = ? WHERE table_id = ?", [e.occurred_at, e.aggregate_id])
 
 
 @project.register
-def _(e: RoundOpened, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: RoundOpened, batch: ProjectionBatch) -> None:
+    con = batch.con
     con.execute("INSERT INTO rounds (round_id, table_id, round_number, opened_at) VALUES (?, ?, ?, ?)",
                 [e.payload.round_id, e.aggregate_id, e.payload.round_number, e.occurred_at])
 
 
 @project.register
-def _(e: BetsClosed, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: BetsClosed, batch: ProjectionBatch) -> None:
+    con = batch.con
     con.execute("UPDATE rounds SET closed_at = ? WHERE round_id = ?", [e.occurred_at, e.payload.round_id])
 
 
 @project.register
-def _(e: SpinResulted, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: SpinResulted, batch: ProjectionBatch) -> None:
+    con = batch.con
     con.execute("UPDATE rounds SET pocket = ? WHERE round_id = ?", [e.payload.pocket, e.payload.round_id])
 
 
 @project.register
-def _(e: BetPlaced, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: BetPlaced, batch: ProjectionBatch) -> None:
     p, bet = e.payload, e.payload.bet
     selection = ",".join(bet.numbers) if bet.numbers else (str(bet.index) if bet.index else "")
-    con.execute("INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, selection, "
-                "stake, currency, placed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind, selection,
-                 bet.stake.amount, bet.stake.currency, e.occurred_at])
+    batch.bets_placed.append([p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind,
+                              selection, bet.stake.amount, bet.stake.currency, e.occurred_at])
 
 
 @project.register
-def _(e: BetSettled, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: BetSettled, batch: ProjectionBatch) -> None:
     p = e.payload
-    con.execute("UPDATE bets SET paid = ?, net = ?, outcome = ?, rule = ?, settled_at = ? "
-                "WHERE bet_id = ?", [p.paid.amount, p.net, p.outcome, p.rule, e.occurred_at, p.bet_id])
+    batch.bets_settled.append([p.bet_id, p.paid.amount, p.net, p.outcome, p.rule, e.occurred_at])
 
 
 @project.register
-def _(e: RoundSettled, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: RoundSettled, batch: ProjectionBatch) -> None:
+    con = batch.con
     p = e.payload
     con.execute("UPDATE rounds SET settled_at = ?, bet_count = ?, wagered = ?, paid = ?, "
                 "house_win = ? WHERE round_id = ?",
@@ -140,7 +153,8 @@ def _(e: RoundSettled, con: duckdb.DuckDBPyConnection) -> None:
 
 
 @project.register
-def _(e: BetRejected, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: BetRejected, batch: ProjectionBatch) -> None:
+    con = batch.con
     p = e.payload
     con.execute("INSERT INTO rejections VALUES (?, ?, ?, ?, 'PlaceBet', ?, ?, ?, ?, ?)",
                 [e.event_id, e.aggregate_id, p.round_id, p.bet_id, p.code, p.field, p.reason,
@@ -148,7 +162,8 @@ def _(e: BetRejected, con: duckdb.DuckDBPyConnection) -> None:
 
 
 @project.register
-def _(e: CommandRejected, con: duckdb.DuckDBPyConnection) -> None:
+def _(e: CommandRejected, batch: ProjectionBatch) -> None:
+    con = batch.con
     p = e.payload
     con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
                 [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])

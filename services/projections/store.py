@@ -1,8 +1,8 @@
 """The projection database (a DuckDB file): schema and short-lived connections.
 
 DuckDB lets one process write a file, or several read it, never both at once. So the projector
-holds the file only while it applies a batch, and readers (reports, the dashboard) retry
-briefly when they meet the writer's lock.
+holds the file only while it is busy (see app.ProjectorService), and readers in other processes
+(`casino report`) retry briefly when they meet the writer's lock.
 """
 from __future__ import annotations
 
@@ -41,15 +41,17 @@ CREATE TABLE IF NOT EXISTS dead_letters (
 """
 
 
+_SCHEMA_READY: set[str] = set()  # files whose schema this process has already ensured
+
+
 def _is_lock_conflict(err: duckdb.Error) -> bool:
     return "lock" in str(err).lower()
 
 
-@contextlib.contextmanager
-def connect(path: Path, *, read_only: bool = False,
-            wait_seconds: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection to the projection file, waiting up to `wait_seconds` for another
-    process's lock to go away. Writers get the schema created on first use."""
+def open_db(path: Path, *, read_only: bool = False,
+            wait_seconds: float = 10.0) -> duckdb.DuckDBPyConnection:
+    """Open the projection file, waiting up to `wait_seconds` for another process's lock to go
+    away. A writer gets the schema created (once per file per process)."""
     deadline = time.monotonic() + wait_seconds
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,9 +63,17 @@ def connect(path: Path, *, read_only: bool = False,
             if not _is_lock_conflict(err) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+    if not read_only and str(path) not in _SCHEMA_READY:
+        con.execute(SCHEMA)
+        _SCHEMA_READY.add(str(path))
+    return con
+
+
+@contextlib.contextmanager
+def connect(path: Path, *, read_only: bool = False,
+            wait_seconds: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = open_db(path, read_only=read_only, wait_seconds=wait_seconds)
     try:
-        if not read_only:
-            con.execute(SCHEMA)
         yield con
     finally:
         con.close()
