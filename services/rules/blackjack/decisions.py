@@ -62,9 +62,9 @@ def _double(action: Action, bp: "BoxPlay", hand: "PlayerHand", rules: BjRules) -
         return f"doubling needs {_DOUBLE_TEXT['9_11']} ({cite})"
     if rules.double == "9_11_soft" and not (9 <= t.best <= 11 or 9 <= t.hard <= 11):
         return f"doubling needs {_DOUBLE_TEXT['9_11_soft']} ({cite})"
-    if action.amount is None:
-        return None
     original = bp.stakes.playing[0]
+    if action.amount is None or action.amount == original:
+        return None
     if rules.double != "any" or rules.challenge21:
         return f"the double must be the same amount as the original bet ({original}) ({cite})"
     if action.amount > original:

@@ -211,6 +211,9 @@ def test_live_doubles_for_less_bo_must_double_the_same_amount():
     err = error("BO", [{"seat": 1, "bet": 100, "actions": [{"double": 40}]}],
                 ["5H", "9D", "6S", "9C", "8C"])
     assert "same amount" in err["reason"]
+    same = settle("BO", [{"seat": 1, "bet": 100, "actions": [{"double": 100}]}],
+                  ["5H", "9D", "6S", "9C", "8C"])
+    assert one(same)["stake"] == 200
 
 
 def test_no_card_on_21_and_no_decision_after_standing():

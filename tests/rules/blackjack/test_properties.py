@@ -111,3 +111,20 @@ def test_main_bet_pays_only_the_seed_ratios(generated):
         allowed = {0, s, 2 * s, s + rounding.apply(Fraction(3 * s, 2)),
                    rounding.apply(Fraction(s, 2))}
         assert bet["paid"] in allowed, bet
+
+
+@settings(max_examples=100, deadline=None)
+@given(rounds(), st.integers(0, 10_000))
+def test_a_burned_face_up_card_anywhere_changes_nothing_else(generated, where):
+    request, _ = generated
+    if request["profile"] == "LIVE-GG":
+        return   # no card irregularities at a live table (seed 003 BJ §4.1)
+    cards = request["cards"]
+    position = where % len(cards)   # before the last card: the round still needs it
+    decks = rules_for(get_profile(request["profile"]), request["variant"]).decks
+    spare = next(str(c) for c in full_shoe(1) if cards.count(str(c)) < decks)
+    marked = {"card": spare, "irregularity": "face_up"}   # the shoe counts stay possible
+    burned = dict(request, cards=cards[:position] + [marked] + cards[position:])
+    first, second = _settle(request), _settle(burned)
+    assert first["bets"] == second["bets"] and first["totals"] == second["totals"]
+    assert second["burned"][0]["card"] == marked["card"]
