@@ -14,57 +14,25 @@ PR_SET_PDEATHSIG so that even a SIGKILL of the parent leaves no orphan broker be
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
 from typing import IO, Any, Callable
 
-HOST = "127.0.0.1"
+from deploy.local.procs import (HOST, BrokerError, accepts_connections, die_with_parent_preexec,
+                                free_port, port_is_free, stop_process, wait_port_free)
+
+__all__ = ["EmbeddedBroker", "BrokerError", "free_port", "port_is_free", "kafka_ready"]
+
 BUCKET = "tansu"
 # localbucket ignores credentials, but Tansu's S3 client insists on having some.
 S3_ENV = {"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
           "AWS_DEFAULT_REGION": "us-east-1", "AWS_ALLOW_HTTP": "true"}
-PR_SET_PDEATHSIG = 1
-
-
-class BrokerError(RuntimeError):
-    """The embedded broker could not start (the message carries the log tail) or stop."""
-
-
-def free_port(host: str = HOST) -> int:
-    """A port that was free a moment ago (bind port 0, release it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
-def port_is_free(port: int, host: str = HOST) -> bool:
-    # SO_REUSEADDR like Tokio/mio do: TIME_WAIT leftovers do not block them, a live listener does.
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-        return True
-
-
-def wait_port_free(port: int, timeout: float, host: str = HOST) -> None:
-    """Wait until nothing listens on `port`: a killed broker may hold it for a second or two,
-    and Tansu panics with AddrInUse if started before it is released."""
-    deadline = time.monotonic() + timeout
-    while not port_is_free(port, host):
-        if time.monotonic() > deadline:
-            raise BrokerError(f"port {port} is still in use after {timeout:.0f} s")
-        time.sleep(0.1)
+RECLAIM_SECONDS = 3.0   # how long a restart waits for its old, self-chosen port
 
 
 def tansu_binary() -> str:
@@ -78,33 +46,6 @@ def localbucket_binary() -> str:
     if not found:
         raise BrokerError("localbucket is not installed (pip install localbucket)")
     return found
-
-
-def _die_with_parent(parent: int) -> None:
-    """Runs in the child before exec: ask Linux to SIGTERM it when the parent thread dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:   # the parent died before prctl took effect
-        os._exit(1)
-
-
-def _preexec(die_with_parent: bool) -> Callable[[], None] | None:
-    # PDEATHSIG fires when the *thread* that forked the child exits, so it is only safe from
-    # the main thread, which lives as long as the process.
-    on_main = threading.current_thread() is threading.main_thread()
-    if not (die_with_parent and on_main and sys.platform == "linux"):
-        return None
-    parent = os.getpid()
-    return lambda: _die_with_parent(parent)
-
-
-def accepts_connections(address: str, timeout: float = 0.5) -> bool:
-    host, port = address.rsplit(":", 1)
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            return True
-    except OSError:
-        return False
 
 
 def kafka_ready(bootstrap: str, timeout: float = 2.0) -> bool:
@@ -138,18 +79,6 @@ def s3_ready(port: int, timeout: float = 1.0) -> bool:
         return False
 
 
-def stop_process(proc: subprocess.Popen[Any], timeout: float = 5.0) -> None:
-    """SIGTERM, wait, SIGKILL fallback; always reaps the child."""
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 class EmbeddedBroker:
     """Tansu (plus localbucket when durable) as child processes of this Python process.
 
@@ -157,7 +86,8 @@ class EmbeddedBroker:
     ...     producer = KafkaProducer(bootstrap_servers=broker.bootstrap)
 
     Ports are chosen free when not given and then kept, so a stop() and start() on the same
-    object gives the same bootstrap address (and, when durable, the same data).
+    object gives the same bootstrap address (and, when durable, the same data) — unless that
+    self-chosen port was taken meanwhile; read `bootstrap` after start().
     """
 
     def __init__(self, data_dir: Path, *, durable: bool, port: int | None = None,
@@ -167,6 +97,7 @@ class EmbeddedBroker:
         self.durable = durable
         self.port = port or free_port()
         self.s3_port = (s3_port or free_port()) if durable else None
+        self._chosen = {"port": port is None, "s3_port": s3_port is None}   # ours to change
         self.log_dir = Path(log_dir).resolve() if log_dir else self.data_dir / "logs"
         self.die_with_parent = die_with_parent
         self._tansu: subprocess.Popen[bytes] | None = None
@@ -209,13 +140,13 @@ class EmbeddedBroker:
         assert self.s3_port is not None
         root = self.data_dir / "s3"
         (root / BUCKET).mkdir(parents=True, exist_ok=True)   # a bucket is a folder
-        wait_port_free(self.s3_port, _left(deadline))
+        self.s3_port = self._claim("s3_port", deadline)
         cmd = [localbucket_binary(), "--host", HOST, "--port", str(self.s3_port), str(root)]
         self._s3 = self._spawn(cmd, "localbucket", os.environ.copy())
         self._wait(self._s3, "localbucket", lambda: s3_ready(self.s3_port or 0), deadline)
 
     def _start_tansu(self, deadline: float) -> None:
-        wait_port_free(self.port, _left(deadline))
+        self.port = self._claim("port", deadline)
         url = f"tcp://{self.bootstrap}"
         cmd = [tansu_binary(), "broker", "--listener-url", url, "--advertised-listener-url", url,
                "--storage-engine", self.storage_url]
@@ -224,6 +155,20 @@ class EmbeddedBroker:
             env.update(S3_ENV, AWS_ENDPOINT=f"http://{HOST}:{self.s3_port}")
         self._tansu = self._spawn(cmd, "tansu", env)
         self._wait(self._tansu, "tansu", lambda: kafka_ready(self.bootstrap), deadline)
+
+    def _claim(self, attribute: str, deadline: float) -> int:
+        """The port to bind: the same as before when it frees up within a few seconds (a
+        restart keeps its address); a port we picked ourselves and someone else now holds
+        (say, a client's outgoing connection) is swapped for a fresh free one."""
+        port: int = getattr(self, attribute)
+        if not self._chosen[attribute]:
+            wait_port_free(port, _left(deadline))
+            return port
+        try:
+            wait_port_free(port, min(RECLAIM_SECONDS, _left(deadline)))
+            return port
+        except BrokerError:
+            return free_port()
 
     def _spawn(self, cmd: list[str], name: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
         log: IO[bytes]
@@ -234,7 +179,7 @@ class EmbeddedBroker:
             # gets it and stops them in order (stop() via the context manager).
             return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
                                     stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                                    preexec_fn=_preexec(self.die_with_parent))
+                                    preexec_fn=die_with_parent_preexec(self.die_with_parent))
 
     def _wait(self, proc: subprocess.Popen[bytes], name: str, ready: Callable[[], bool],
               deadline: float) -> None:

@@ -13,6 +13,7 @@ from deploy.local import broker as broker_module
 from deploy.local.broker import (BrokerError, EmbeddedBroker, free_port, kafka_ready,
                                  port_is_free)
 from deploy.local.admin import ensure_topics
+from deploy.local.procs import accepts_connections
 from deploy.local.state import pid_alive
 from tests.deploy.kafka_io import produce
 
@@ -29,7 +30,7 @@ def test_memory_broker_start_status_stop(tmp_path: Path) -> None:
     broker.stop()
     assert not pid_alive(pid, "tansu")
     assert broker.status()["running"] is False and broker.status()["pids"] == {}
-    assert port_is_free(broker.port)
+    assert not accepts_connections(broker.bootstrap)
     broker.stop()   # a second stop is harmless
 
 
@@ -112,6 +113,18 @@ def test_restart_waits_for_the_port_and_keeps_the_address(tmp_path: Path) -> Non
         assert kafka_ready(first)
 
 
+def test_a_self_chosen_port_taken_meanwhile_is_replaced(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(broker_module, "RECLAIM_SECONDS", 0.3)
+    broker = EmbeddedBroker(tmp_path, durable=False)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", broker.port))
+        squatter.listen()
+        with broker:
+            assert broker.port != squatter.getsockname()[1]
+            assert kafka_ready(broker.bootstrap)
+
+
 def test_broker_that_dies_while_starting_is_reported_and_cleaned_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(broker_module, "tansu_binary", lambda: "/bin/false")
@@ -119,4 +132,5 @@ def test_broker_that_dies_while_starting_is_reported_and_cleaned_up(
     with pytest.raises(BrokerError, match="tansu exited with code 1 while starting"):
         broker.start(timeout=10)
     # localbucket had started first; the failed start must not leave it running.
-    assert broker.status()["pids"] == {} and port_is_free(broker.s3_port or 0)
+    assert broker.status()["pids"] == {}
+    assert not accepts_connections(f"127.0.0.1:{broker.s3_port}")
