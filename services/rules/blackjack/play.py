@@ -78,8 +78,7 @@ class RoundPlay(PlayerTurns, DealerTurn):
         for bp in boxes:
             self._give(bp.hands[0], "second card")
         if self.rules.hole_card:
-            self.dealer.append(self.cursor.draw("dealer hole card").card)
-            self.log("  dealer hole card dealt face down")
+            self.dealer.append(self._dealer_card("hole card, face down"))
 
     def _undealt_boxes(self) -> None:
         for bp in self.boxes:
@@ -116,8 +115,8 @@ class RoundPlay(PlayerTurns, DealerTurn):
         for bp in self._dealt():
             decisions.check_offers(bp, up, self.rnd, self.rules)
         if up.rank == ACE and any(any(bp.insurance_open) for bp in self.boxes):
-            self.log(f"Dealer shows an ace: insurance offered, up to "
-                     f"{'exactly ' if self.rules.insurance_exact else ''}half the bet, pays 2:1 "
+            amount = "exactly half" if self.rules.insurance_exact else "up to half"
+            self.log(f"Dealer shows an ace: insurance offered, {amount} the bet, pays 2:1 "
                      f"({ref(self.pid, 'insurance')})")
 
     def _peek(self) -> bool:
