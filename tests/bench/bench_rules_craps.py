@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -92,12 +93,16 @@ def edge_times() -> list[tuple[str, float, int]]:
 
 
 def run() -> str:
+    load = os.getloadavg()[0]
     req_s, bets_s = api_throughput()
     agg = aggregate_throughput()
     edges = edge_times()
     law = coup_law()
     p_refait = float(sum(p for r, p in law if r.refait))
     lines = [
+        f"1-minute load average when the run started: {load:.1f} on "
+        f"{os.cpu_count()} cores (the machine is shared: throughput scales with it).",
+        "",
         "### Craps settlement throughput",
         "",
         "| path | workload | figure |",
