@@ -1,9 +1,249 @@
-"""`casino vision ...`: read, calibrate, synth, eval."""
+"""`casino vision ...`: read, calibrate, synth, eval.
+
+`read` prints one JSON line per frame (with --json) on stdout; camera events (a corrupt file,
+a dropped stream and its retries) go to stderr as JSON lines. Exit status 1 when any input
+failed or nothing was read, 2 on bad usage.
+"""
 from __future__ import annotations
 
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import click
+import numpy as np
+
+KINDS = click.Choice(["dice", "wheel"])
+VARIANTS = click.Choice(["european", "american"])
+FAILURES = {"corrupt_frame", "empty_frame", "unreadable", "gave_up"}
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def vision() -> None:
     """Read dice and roulette results from CCTV frames."""
+
+
+# ---------------------------------------------------------------- read
+
+@vision.command()
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--kind", type=KINDS, required=True, help="What the camera looks at.")
+@click.option("--variant", type=VARIANTS, default="european", show_default=True,
+              help="Wheel variant (wheel only).")
+@click.option("--calibration", type=click.Path(dir_okay=False),
+              help="Calibration JSON from `casino vision calibrate` (default: the synthetic "
+                   "generator's camera).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per frame.")
+@click.option("--retries", type=int, default=10, show_default=True,
+              help="Reconnection attempts for a stream before giving up.")
+@click.option("--max-frames", type=int, help="Stop a stream after this many frames.")
+def read(inputs: tuple[str, ...], kind: str, variant: str, calibration: str | None,
+         as_json: bool, retries: int, max_frames: int | None) -> None:
+    """Read FRAME_OR_DIR... (image files, folders, videos, rtsp:// or http:// streams)."""
+    from services.vision import frames as F
+    from services.vision.reading import result_json
+    reader = _reader(kind, variant, calibration)
+    failed: list[str] = []
+
+    def on_event(event: F.CameraEvent) -> None:
+        if event.kind in FAILURES:
+            failed.append(event.kind)
+        click.echo(json.dumps({"event": event.kind, "source": event.source,
+                               "detail": event.detail, "attempt": event.attempt}), err=True)
+
+    count = 0
+    backoff = F.Backoff(max_attempts=retries)
+    for spec in inputs:
+        options = {"max_frames": max_frames} if F.kind_of(spec) == "stream" else {}
+        for frame in F.open_source(spec, on_event, backoff, **options):
+            start = time.perf_counter()
+            result = result_json(reader(frame.image))
+            ms = (time.perf_counter() - start) * 1000
+            row: dict[str, Any] = {"file": frame.file}
+            if F.kind_of(spec) != "images":
+                row["frame"] = frame.index
+            row.update(result, ms=round(ms, 2))
+            click.echo(json.dumps(row) if as_json else _human(row))
+            count += 1
+    if failed or not count:
+        raise SystemExit(1)
+
+
+def _human(row: dict[str, Any]) -> str:
+    what = (f"no decision ({row['reason']})" if row.get("no_decision") else
+            f"values {row['values']}" if "values" in row else f"pocket {row['pocket']}")
+    where = row["file"] + (f" #{row['frame']}" if "frame" in row else "")
+    return f"{where}: {what}, confidence {row['confidence']}, {row['ms']} ms"
+
+
+def _reader(kind: str, variant: str, calibration: str | None) -> Callable[[np.ndarray], Any]:
+    if kind == "dice":
+        from services.vision.dice import calibration as cal
+        from services.vision.dice.reader import read_dice
+        try:
+            dice_cal = cal.load(calibration) if calibration else cal.synth_default()
+        except cal.CalibrationError as exc:
+            raise click.BadParameter(str(exc), param_hint="--calibration") from None
+        return lambda image: read_dice(image, dice_cal)
+    from services.vision.wheel.reader import read_wheel
+    wheel_cal = _wheel_calibration(calibration) if calibration else None
+    return lambda image: read_wheel(image, variant=variant, calibration=wheel_cal)
+
+
+def _wheel_calibration(path: str) -> Any:
+    try:
+        from services.vision.wheel import calibration as wcal  # the wheel developer's module
+    except ImportError:
+        raise click.BadParameter("wheel calibration is not available yet",
+                                 param_hint="--calibration") from None
+    try:
+        return wcal.load(path)
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--calibration") from None
+
+
+# ---------------------------------------------------------------- calibrate
+
+@vision.command()
+@click.argument("frame", type=click.Path(exists=True, dir_okay=False))
+@click.option("--kind", type=KINDS, required=True)
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
+              help="Where to write the calibration JSON.")
+@click.option("--corners", help="Dice: landing-area corners x1,y1,...,x4,y4 (TL, TR, BR, BL) "
+                                "in pixels; default: find the printed outline in FRAME.")
+@click.option("--area-mm", default="200,140", show_default=True,
+              help="Dice: landing-area width,height in millimetres.")
+@click.option("--die-mm", type=float, default=19.05, show_default=True, help="Dice: die side.")
+@click.option("--variant", type=VARIANTS, default="european", show_default=True)
+def calibrate(frame: str, kind: str, out: str, corners: str | None, area_mm: str,
+              die_mm: float, variant: str) -> None:
+    """Measure a camera from FRAME (an empty table or wheel) and save its calibration."""
+    import cv2
+    image = cv2.imread(frame, cv2.IMREAD_COLOR)
+    if image is None:
+        raise click.BadParameter(f"{frame} is not a readable image", param_hint="FRAME")
+    if kind == "wheel":
+        _calibrate_wheel(image, out, variant)
+        return
+    from services.vision.dice import calibration as cal
+    try:
+        quad = _floats(corners, 8, "--corners").reshape(4, 2) if corners else \
+            cal.detect_landing_area(image)
+        w, h = _floats(area_mm, 2, "--area-mm")
+        result = cal.DiceCalibration(tuple(map(tuple, quad.tolist())), (w, h), die_mm)
+    except cal.CalibrationError as exc:
+        raise click.ClickException(str(exc)) from None
+    cal.save(result, out)
+    click.echo(json.dumps(result.to_json()))
+
+
+def _floats(text: str, n: int, name: str) -> np.ndarray:
+    try:
+        values = np.array([float(v) for v in text.split(",")])
+    except ValueError:
+        raise click.BadParameter("must be comma-separated numbers", param_hint=name) from None
+    if len(values) != n:
+        raise click.BadParameter(f"needs {n} numbers, got {len(values)}", param_hint=name)
+    return values
+
+
+def _calibrate_wheel(image: np.ndarray, out: str, variant: str) -> None:
+    try:
+        from services.vision.wheel import calibration as wcal
+    except ImportError:
+        raise click.ClickException("wheel calibration is not available yet") from None
+    try:
+        result = wcal.calibrate(image, variant=variant)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    wcal.save(result, out)
+    click.echo(json.dumps(result.to_json()))
+
+
+# ---------------------------------------------------------------- synth
+
+@vision.command()
+@click.argument("out_dir", type=click.Path(file_okay=False))
+@click.option("--kind", type=KINDS, required=True)
+@click.option("-n", "n", type=click.IntRange(min=0), default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--nuisances", default="all", show_default=True,
+              help="'all', 'none' or a comma list; each frame draws about half of them.")
+@click.option("--no-decision-rate", type=click.FloatRange(0, 1), default=0.2,
+              show_default=True, help="Share of frames built as no-decision cases.")
+@click.option("--variant", type=VARIANTS, default="european", show_default=True)
+@click.option("--heldout", is_flag=True,
+              help="Write the fixed held-out evaluation set (ignores -n, --seed, --nuisances).")
+def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decision_rate: float,
+          variant: str, heldout: bool) -> None:
+    """Render a labelled synthetic CCTV set into OUT_DIR (PNG frames + manifest.json)."""
+    from services.vision.synth import dataset as D
+    from services.vision.synth import nuisances as nz
+    if heldout:
+        spec = D.HELDOUT[kind]
+    else:
+        if seed in D.RESERVED_SEEDS:
+            raise click.BadParameter(f"{seed} is reserved for the held-out set; use --heldout",
+                                     param_hint="--seed")
+        try:
+            spec = D.SetSpec(kind, n, seed, tuple(nz.parse(nuisances)), no_decision_rate,
+                             variant)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    with click.progressbar(length=spec.n, label=f"rendering {kind}", file=sys.stderr) as bar:
+        path = D.write_set(out_dir, spec, bar.update)
+    click.echo(str(path))
+
+
+# ---------------------------------------------------------------- eval
+
+@vision.command(name="eval")
+@click.argument("set_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--contact-sheet", "sheet", type=click.Path(dir_okay=False),
+              help="PNG of the mistakes (default: SET_DIR/mistakes.png).")
+@click.option("--max-mistakes", type=int, default=24, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> None:
+    """Score the readers on a labelled set made by `casino vision synth`."""
+    import cv2
+    from services.vision import evaluate as E
+    from services.vision.synth import dataset as D
+    try:
+        manifest = D.load_set(set_dir)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="SET_DIR") from None
+    root, reader = Path(set_dir), set_reader(manifest["kind"])
+    items = ((str(root / f["file"]), _load(root / f["file"]), f) for f in manifest["frames"])
+    with click.progressbar(length=len(manifest["frames"]), label="reading",
+                           file=sys.stderr) as bar:
+        outcomes = list(E.run(items, reader, bar.update))
+    report = E.score(outcomes)
+    mistakes = E.worst_first(outcomes)[:max_mistakes]
+    out = E.contact_sheet([(cv2.imread(o.file), E.caption(o)) for o in mistakes],
+                          sheet or root / "mistakes.png")
+    click.echo(json.dumps(report.to_json()) if as_json else E.markdown(report))
+    click.echo(f"contact sheet: {out}" if out else "no mistakes", err=True)
+
+
+def _load(path: Path) -> np.ndarray:
+    import cv2
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise click.ClickException(f"{path}: missing or not an image")
+    return image
+
+
+def set_reader(kind: str) -> Callable[[np.ndarray, dict[str, Any]], Any]:
+    """(image, label) -> reading, using the label's per-frame camera data when it has it."""
+    if kind == "dice":
+        from services.vision.dice import calibration as cal
+        from services.vision.dice.reader import read_dice
+        default = cal.synth_default()
+        return lambda image, label: read_dice(
+            image, cal.DiceCalibration.from_json(label["calibration"])
+            if label.get("calibration") else default)
+    from services.vision.wheel.reader import read_wheel
+    return lambda image, label: read_wheel(image, variant=label.get("variant", "european"))

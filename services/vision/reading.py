@@ -54,3 +54,17 @@ DICE_REASONS: dict[str, str] = {
     "too_many_dice": "more than two dice are visible",
     "unreadable": "a die was found but its pips could not be read with confidence",
 }
+
+
+def result_json(reading: Any) -> dict[str, Any]:
+    """The CLI/evaluation JSON of any reader's result: this module's Reading, or a reading
+    of the wheel reader (services/vision/wheel: pocket/no_decision/reason/confidence)."""
+    if isinstance(reading, Reading):
+        return reading.to_json()
+    out: dict[str, Any] = {"kind": "wheel"}
+    if reading.no_decision:
+        out.update(no_decision=True, reason=reading.reason)
+    else:
+        out["pocket"] = str(reading.pocket)
+    out["confidence"] = round(float(reading.confidence), 3)
+    return out

@@ -101,7 +101,8 @@ def _draw_table(sc: _Scene, felt: tuple[int, int, int]) -> None:
     img[:] = np.float32(felt) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
     low = cv2.resize(rng.normal(0, 6, (12, 16)).astype(np.float32), (W * SS, H * SS),
                      interpolation=cv2.INTER_CUBIC)
-    img += low[..., None] + rng.normal(0, 4, img.shape).astype(np.float32)  # weave + dye
+    grain = rng.standard_normal((H * SS, W * SS), dtype=np.float32) * 4
+    img += (low + grain)[..., None]  # dye variations + weave
     img[: sc.s(RAIL_PX)] = np.float32((35, 55, 95)) * np.float32(rng.uniform(0.8, 1.2))
     cv2.line(img, (0, sc.s(RAIL_PX) - 3), (W * SS, sc.s(RAIL_PX) - 3), (70, 95, 140), 4)
     x0, y0, x1, y1 = _landing_rect_px()
