@@ -50,6 +50,14 @@ class Ellipse:
         return np.array([[c * self.a, -s * self.b, self.cx], [s * self.a, c * self.b, self.cy],
                          [0, 0, 1.0]])
 
+    def points(self, theta_deg: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Remap grids for arbitrary same-shaped arrays of plane angles (deg) and radii."""
+        m = self.to_image()
+        t = np.deg2rad(theta_deg)
+        u, v = np.cos(t) * r, np.sin(t) * r
+        return ((m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32),
+                (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32))
+
     def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
         m = self.to_image()

@@ -73,7 +73,7 @@ def on_deflector(rng, style: WheelStyle) -> Ball:
 def moving(rng, style: WheelStyle) -> Ball:
     """Bouncing over the rotor or still running on the track: blurred, shadow detached."""
     return Ball(float(rng.uniform(0.7, style.bands.track_out - 0.06)), float(rng.uniform(0, 360)),
-                False, streak=float(rng.uniform(2.0, 5.0)), heading=float(rng.uniform(-30, 30)),
+                False, streak=float(rng.uniform(2.5, 5.0)), heading=float(rng.uniform(-30, 30)),
                 height=float(rng.uniform(1.0, 4.0)))
 
 

@@ -185,9 +185,10 @@ def draw_ball(img: np.ndarray, centre: np.ndarray, r: float, light: float = -2.3
     alpha = np.clip((1.0 - d) * r + 0.5, 0, 1)
     lx, ly = np.cos(light), np.sin(light)
     z = np.sqrt(np.clip(1 - d ** 2, 0, 1))
-    # Lambert shading under a lamp above and to one side, kept bright: balls are white.
-    lambert = 0.6 + 0.4 * np.clip((dx / r * lx + dy / r * ly) * 0.45 + z * 0.9, 0.0, 1.0)
-    spec = np.exp(-(((dx / r - 0.4 * lx) ** 2 + (dy / r - 0.4 * ly) ** 2) / 0.04))
+    # Several lamps over a casino table light a white ball almost evenly: mild shading from
+    # the main lamp's side, darker only at the rim, and a small specular highlight.
+    lambert = 0.78 + 0.22 * np.clip((dx / r * lx + dy / r * ly) * 0.3 + z, 0.0, 1.0)
+    spec = np.exp(-(((dx / r - 0.35 * lx) ** 2 + (dy / r - 0.35 * ly) ** 2) / 0.03))
     ivory = np.array([225, 238, 245], np.float32)
     ball = ivory[None, None, :] * lambert[..., None] + 60 * spec[..., None]
     roi = img[y0:y0 + n, x0:x0 + n].astype(np.float32)

@@ -1,0 +1,196 @@
+"""`read_wheel`: the winning pocket from one overhead frame, or no decision and why.
+
+Steps (each module says how it works): find the rotor's ellipse (locate.py, or take it from
+a per-camera calibration), read the rotor's orientation and bend from the number ring
+(rotor.py), look for the ball among what does not belong to the wheel (strips.py): first in
+the pocket ring, then on the tracks; map it to a pocket. A pocket is reported only when
+every step is sure: the number ring matches the layout with a clear margin, exactly one
+round ball-sized white spot lies inside the pocket ring, and it sits away from the frets.
+Anything else is "no decision" with the reason (reasons.py). The reader never guesses.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from services.vision.wheel import reasons as R
+from services.vision.wheel.geometry import NOMINAL
+from services.vision.wheel.layout import WheelLayout, get_layout
+from services.vision.wheel.locate import Ellipse, locate_rotor
+from services.vision.wheel.reading import WheelReading
+from services.vision.wheel.rotor import RotorReading, read_rotor
+from services.vision.wheel.strips import (BOWL_COLS, CELL, PER_POCKET, Spot, Strip, bowl_strip,
+                                          pocket_strip, spots, whiteness)
+
+# Is there a wheel, and can its pockets be told apart? (clean frames: score ~0.5,
+# margin ~0.2, 30+ boundaries, residual ~0.2 degrees)
+ROTOR_SCORE_MIN = 0.2
+ROTOR_MARGIN_MIN = 0.06
+BOUNDARIES_MIN = 20
+WARP_RESIDUAL_MAX = 0.8      # degrees
+EDGE_AGREEMENT_MIN = 0.5     # fraction of directions that agree on the rotor's edge
+# What a ball at rest looks like in a strip (areas in ball areas, contrast in noise units)
+BALL_AREA = (0.45, 1.7)
+BALL_ELONGATION_MAX = 1.6
+BALL_CONTRAST_MIN = 6.5
+BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
+FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
+GLARE_AREA_MIN = 1.8         # a lamp's reflection: bigger than the ball, round, near white
+GLARE_PEAK_MIN = 110.0       # grey levels above the expected pocket ring
+GLARE_ELONGATION_MAX = 2.5
+ARM_WIDTH_DEG = 4.0          # a forearm over the track is wider than this
+
+
+def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -> WheelReading:
+    """Read one BGR frame. `calibration`: a WheelCalibration for this camera, or None."""
+    layout = get_layout(variant)
+    _check_frame(frame)
+    if calibration is not None:
+        ell, agreement = calibration.rotor_ellipse(), 1.0
+    else:
+        found = locate_rotor(frame)
+        if found is None:
+            return _no(layout, R.NO_WHEEL)
+        ell, agreement = found
+    rotor = read_rotor(frame, ell, layout)
+    if rotor is None or rotor.score < ROTOR_SCORE_MIN or agreement < EDGE_AGREEMENT_MIN:
+        wheel_seen = agreement >= EDGE_AGREEMENT_MIN and rotor is not None
+        return _no(layout, R.ROTOR_UNREADABLE if wheel_seen else R.NO_WHEEL, ell)
+    return _read_ball(frame, layout, ell, rotor)
+
+
+def _check_frame(frame) -> None:
+    if not (isinstance(frame, np.ndarray) and frame.ndim == 3 and frame.shape[2] == 3
+            and frame.dtype == np.uint8):
+        got = getattr(frame, "shape", type(frame).__name__)
+        raise ValueError(f"frame: expected a BGR image (H x W x 3, uint8), got {got}")
+
+
+def _ball_like(s: Spot) -> bool:
+    return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
+            and s.contrast >= BALL_CONTRAST_MIN and not s.edge)
+
+
+def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
+    white = whiteness(frame)
+    strip = pocket_strip(white, ell, rotor)
+    found = [s for s in spots(strip, PER_POCKET, layout.n) if _ball_like(s)]
+    inside = [s for s in found if BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]]
+    if inside:
+        return _in_pocket_ring(layout, ell, rotor, strip, inside)
+    return _elsewhere(white, layout, ell, rotor, strip)
+
+
+def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot]):
+    ball = inside[0]
+    geo = _geometry(layout, ell, rotor, strip, ball)
+    rivals = [s for s in inside[1:] if s.contrast >= 0.5 * ball.contrast
+              and _apart(layout, strip, ball, s)]
+    if rivals:
+        return _no(layout, R.NO_BALL, ell, **geo)  # two ball-like spots: not sure which
+    k = int(np.round(ball.position)) % layout.n
+    offset = float(ball.position - np.round(ball.position))
+    geo["scores"].update(offset=offset)
+    if abs(offset) > FRET_LIMIT:
+        return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    run = rotor.longest_unseen_run()[0]
+    if (rotor.margin < ROTOR_MARGIN_MIN or rotor.boundaries < BOUNDARIES_MIN
+            or rotor.residual > WARP_RESIDUAL_MAX):
+        return _no(layout, R.OCCLUDED if run >= 3 else R.ROTOR_UNREADABLE, ell, **geo)
+    confidence = min(1.0, ball.contrast / 15.0, (FRET_LIMIT - abs(offset)) / FRET_LIMIT * 2,
+                     rotor.margin / 0.15, rotor.boundaries / 30.0)
+    return WheelReading(layout.pockets[k], False, None, float(max(confidence, 0.01)),
+                        layout.variant, pocket_outline=_outline(ell, rotor, k), **geo)
+
+
+def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
+    """Further apart than one ball (a fret across the ball can split it into two peaks)."""
+    cells_per_pocket = (2 * np.pi * a.r / layout.n) / CELL
+    dcol = abs(((a.position - b.position + layout.n / 2) % layout.n) - layout.n / 2)
+    return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) > 4 * NOMINAL.ball / CELL
+
+
+def _elsewhere(white, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:
+    """No ball at rest in the pocket ring: say where it is, or what hides it."""
+    bowl = bowl_strip(white, ell, rotor)
+    on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0) if _ball_like(s)]
+    if on_bowl:
+        b = on_bowl[0]
+        geo = _geometry(layout, ell, rotor, bowl, b)
+        reason = R.BALL_ON_DEFLECTOR if b.r < NOMINAL.track_in else R.BALL_ON_TRACK
+        return _no(layout, reason, ell, **geo)
+    geo = _geometry(layout, ell, rotor, None, None)
+    big = [s for s in spots(strip, PER_POCKET, layout.n) if s.area >= GLARE_AREA_MIN]
+    if big and big[0].peak >= GLARE_PEAK_MIN and big[0].elongation <= GLARE_ELONGATION_MAX:
+        return _no(layout, R.GLARE, ell, **geo)
+    if _arm_across(bowl) or rotor.longest_unseen_run()[0] >= 3:
+        return _no(layout, R.OCCLUDED, ell, **geo)
+    return _no(layout, R.BALL_MOVING, ell, **geo)
+
+
+def _arm_across(bowl: Strip) -> bool:
+    """A hand or sleeve reaching over the wheel crosses the bowl strip from edge to edge:
+    a band of columns, a few degrees wide, where most rows are not the bowl, with at least
+    one sharp side (a soft-edged shadow or lamp reflection has none)."""
+    res = bowl.residual
+    noise = max(float(np.median(np.abs(res))) * 1.48, 2.0)
+    crossed = (np.abs(res) > 4 * noise).mean(axis=0) > 0.5
+    level = res.mean(axis=0)
+    cols = len(crossed)
+    for start, length in _true_runs(crossed):
+        if length < ARM_WIDTH_DEG * cols / 360.0:
+            continue
+        inside = float(np.median(level[np.arange(start, start + length) % cols]))
+        step = 2  # columns: sharp means the level changes within ~1.6 degrees
+        sides = [abs(level[(start + step) % cols] - level[(start - step - 1) % cols]),
+                 abs(level[(start + length - 1 - step) % cols]
+                     - level[(start + length + step) % cols])]
+        if max(sides) >= 0.6 * abs(inside):
+            return True
+    return False
+
+
+def _true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, length) of each run of True around a circle."""
+    n = len(flags)
+    if flags.all():
+        return [(0, n)]
+    first = int(np.argmin(flags))  # a False: start there so no run crosses the seam
+    runs, start = [], None
+    for i in range(first, first + n + 1):
+        if flags[i % n] and start is None:
+            start = i
+        elif not flags[i % n] and start is not None:
+            runs.append((start % n, i - start))
+            start = None
+    return runs
+
+
+def _geometry(layout, ell: Ellipse, rotor: RotorReading, strip: Strip | None,
+              ball: Spot | None) -> dict:
+    zx, zy = ell.points(np.array(rotor.angle_of(0.0, 0.92)), np.array(0.92))
+    geo: dict = {"zero_xy": (float(zx), float(zy)),
+                 "rotor_ellipse": (ell.cx, ell.cy, ell.a, ell.b, ell.angle),
+                 "scores": {"rotor_score": rotor.score, "rotor_margin": rotor.margin,
+                            "boundaries": float(rotor.boundaries),
+                            "warp_residual": rotor.residual}}
+    if ball is not None and strip is not None:
+        col = int(np.clip(round(ball.col) % strip.values.shape[1], 0, strip.values.shape[1] - 1))
+        row = int(np.clip(round(ball.row), 0, len(strip.rows) - 1))
+        geo["ball_xy"] = (float(strip.mx[row, col]), float(strip.my[row, col]))
+        geo["ball_position"] = float(ball.position)
+        geo["scores"].update(ball_contrast=ball.contrast, ball_area=ball.area,
+                             ball_elongation=ball.elongation, ball_radius=ball.r)
+    return geo
+
+
+def _outline(ell: Ellipse, rotor: RotorReading, k: int) -> tuple[tuple[float, float], ...]:
+    ks = np.array([k - 0.5, k + 0.5, k + 0.5, k - 0.5])
+    rs = np.array([NOMINAL.pockets_in, NOMINAL.pockets_in, 1.0, 1.0])
+    xs, ys = ell.points(rotor.angle_of(ks, rs), rs)
+    return tuple((float(x), float(y)) for x, y in zip(xs, ys))
+
+
+def _no(layout: WheelLayout, reason: str, ell: Ellipse | None = None, **geo) -> WheelReading:
+    if ell is not None:
+        geo.setdefault("rotor_ellipse", (ell.cx, ell.cy, ell.a, ell.b, ell.angle))
+    return WheelReading(None, True, reason, 0.0, layout.variant, **geo)

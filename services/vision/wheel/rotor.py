@@ -1,0 +1,191 @@
+"""Read the rotor's orientation from the number ring: which pocket lies in which direction.
+
+1. Phase. Around the number ring the colours follow the layout (red, black, ..., green).
+   Sampling the ring in the rectified wheel plane gives per-angle "redness" and "greenness";
+   the zero's angle is where the layout's colour template correlates best with them (circular
+   cross-correlation by FFT over 0.5 degree bins). Red/black alone repeat every two pockets;
+   the green zero(s) and the break of the alternation around them pick the true offset. The
+   margin over the best offset at least one pocket away says how sure the reading is.
+2. Warp. The rectification is an affine fit to the rotor's ellipse; a tilted camera adds a
+   perspective remainder that bends the pocket angles by up to ~4 degrees (half a pocket).
+   Each red/black boundary is located to a fraction of a degree and a 5-term model is fitted
+   to where they are: a constant, a first harmonic scaled by 1/r (the true centre is seen a
+   little off the ellipse centre, which tilts directions more near the middle) and a second
+   harmonic (what is left of the ellipse fit). With it, a direction at any radius maps back
+   to a position around the rotor, in pockets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
+from services.vision.wheel.locate import Ellipse
+
+BINS = 720                       # 0.5 degree
+_THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
+RING = np.linspace(0.87, 0.97, 6, dtype=np.float32)  # inside the number ring, off its edges
+RING_R = float(RING.mean())
+GREEN_WEIGHT = 2.0
+MIN_BOUNDARIES = 12
+
+
+@dataclass(frozen=True)
+class RotorReading:
+    layout: WheelLayout
+    zero_angle: float        # degrees in the rectified plane: where the zero pocket's centre is
+    score: float             # template correlation at the best offset (~0.5 for a clean ring)
+    margin: float            # best minus the best offset at least one pocket away
+    warp: np.ndarray         # (c0, c1, s1, c2, s2) in radians, see module doc
+    boundaries: int          # how many red/black boundaries the warp was fitted to
+    residual: float          # their RMS disagreement with the fitted model, degrees
+    unseen: tuple[int, ...] = ()  # boundaries k|k+1 not found or not agreeing with the rest
+
+    def longest_unseen_run(self) -> tuple[int, int]:
+        """(length, first k) of the longest run of consecutive unseen red/black boundaries,
+        around the wheel; boundaries next to a green pocket are never measured and are
+        skipped over, not counted. A hand or an object over the ring makes a long run."""
+        cols, n = self.layout.colours, self.layout.n
+        order = [k for k in range(n) if GREEN_C not in (cols[k], cols[(k + 1) % n])]
+        hidden = [k in self.unseen for k in order]
+        if all(hidden):
+            return len(order), order[0]
+        s = hidden.index(False)  # start the walk on a seen boundary so runs do not wrap
+        order, hidden = order[s:] + order[:s], hidden[s:] + hidden[:s]
+        best, run, first = (0, order[0]), 0, order[0]
+        for k, h in zip(order, hidden):
+            if not h:
+                run = 0
+                continue
+            first = k if run == 0 else first
+            run += 1
+            best = max(best, (run, first))
+        return best
+
+    def position(self, theta_deg, r):
+        """Position around the rotor, in pockets from the zero's centre (0.5 = on the fret
+        between pocket 0 and pocket 1), of a direction `theta_deg` (degrees, rectified
+        plane) seen at radius `r`. Works on floats or numpy arrays."""
+        t = np.deg2rad(theta_deg)
+        c0, c1, s1, c2, s2 = self.warp
+        bend = c0 + (c1 * np.cos(t) + s1 * np.sin(t)) * RING_R / np.maximum(r, 0.2) \
+            + c2 * np.cos(2 * t) + s2 * np.sin(2 * t)
+        return ((theta_deg - self.zero_angle - np.rad2deg(bend)) / self.layout.pitch) \
+            % self.layout.n
+
+    def angle_of(self, k, r):
+        """Inverse of `position`: the rectified-plane direction (degrees) of position k."""
+        n, pitch = self.layout.n, self.layout.pitch
+        theta = self.zero_angle + np.asarray(k, dtype=float) * pitch
+        for _ in range(3):  # the bend is small and smooth: a few fixed-point steps suffice
+            err = ((self.position(theta, r) - k + n / 2) % n) - n / 2
+            theta = theta - err * pitch
+        return theta % 360
+
+
+@lru_cache(maxsize=4)
+def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
+    """Colour templates for a rotor with the zero centred at angle 0."""
+    deg = np.rad2deg(_THETA)
+    k = np.floor(deg / layout.pitch + 0.5).astype(int) % layout.n
+    colour = np.array(layout.colours)[k]
+    red = np.where(colour == RED_C, 1.0, np.where(colour == BLACK_C, -1.0, 0.0))
+    green = (colour == GREEN_C).astype(float)
+    return red - red.mean(), green - green.mean()
+
+
+def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
+    """Per-angle redness and greenness of the number ring, z-scored."""
+    mx, my = ell.sample(_THETA.astype(np.float32), RING)
+    p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    p = p.astype(np.float32)
+    b, g, r = p[..., 0], p[..., 1], p[..., 2]
+    return _z((r - np.maximum(g, b)).mean(1)), _z((g - np.maximum(r, b)).mean(1))
+
+
+def _z(x: np.ndarray) -> np.ndarray:
+    return (x - x.mean()) / max(float(x.std()), 1e-6)
+
+
+def _correlate(sig: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """c[j] = sum_b sig[b] * tpl[b - j]: the template's zero moved to bin j."""
+    return np.fft.irfft(np.fft.rfft(sig) * np.conj(np.fft.rfft(tpl)), BINS)
+
+
+def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[float, float, float]:
+    """(zero angle in degrees, score, margin) of the best template offset."""
+    t_red, t_green = templates(layout)
+    score = (_correlate(red, t_red) / np.sqrt((t_red ** 2).sum() * BINS)
+             + GREEN_WEIGHT * _correlate(green, t_green) / np.sqrt((t_green ** 2).sum() * BINS))
+    score /= 1 + GREEN_WEIGHT
+    j = int(np.argmax(score))
+    away = np.abs(((np.arange(BINS) - j + BINS // 2) % BINS) - BINS // 2)
+    second = float(score[away >= BINS / layout.n].max())
+    y0, y1, y2 = score[j - 1], score[j], score[(j + 1) % BINS]
+    den = y0 - 2 * y1 + y2
+    frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+    return ((j + 0.5 + frac) * 360.0 / BINS) % 360.0, float(y1), float(y1) - second
+
+
+def boundary_angles(red: np.ndarray, zero: float, layout: WheelLayout) -> dict[int, float]:
+    """Observed angle (degrees) of each red/black boundary k|k+1, searched within 0.4 pocket
+    of where the phase puts it, at the crossing of the local mid-level of the redness."""
+    out: dict[int, float] = {}
+    p, cols = layout.pitch, layout.colours
+    half = int(np.ceil(0.4 * p * BINS / 360))
+    for k in range(layout.n):
+        c0, c1 = cols[k], cols[(k + 1) % layout.n]
+        if GREEN_C in (c0, c1):
+            continue
+        centre = (zero + (k + 0.5) * p) * BINS / 360 - 0.5  # in bin-centre units
+        bins = np.arange(int(np.floor(centre)) - half, int(np.ceil(centre)) + half + 1)
+        v = red[bins % BINS]
+        s = v - (v.max() + v.min()) / 2
+        if c0 == RED_C:
+            s = -s  # look for a rise from the first pocket's colour to the second's
+        idx = np.nonzero((s[:-1] < 0) & (s[1:] >= 0))[0]
+        if len(idx) == 0 or v.max() - v.min() < 0.5:
+            continue
+        j = idx[np.argmin(np.abs(bins[idx] - centre))]
+        t = s[j] / (s[j] - s[j + 1])
+        out[k] = ((bins[j] + t + 0.5) * 360.0 / BINS)
+    return out
+
+
+def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
+             ) -> tuple[np.ndarray, float, tuple[int, ...]] | None:
+    """Robust least squares of the 5-term bend to the boundaries (see module doc)."""
+    if len(found) < MIN_BOUNDARIES:
+        return None
+    ks = np.array(sorted(found))
+    obs = np.array([found[k] for k in ks])
+    dev = np.deg2rad(((obs - zero - (ks + 0.5) * layout.pitch + 180) % 360) - 180)
+    t = np.deg2rad(obs)
+    a = np.stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)], 1)
+    w = np.ones_like(t)
+    coef = np.zeros(5)
+    for c in (0.08, 0.04, 0.02, 0.02):  # Tukey biweight, radians: drop boundaries hidden or
+        sw = np.sqrt(w)[:, None]        # confused by a hand, glare or the ball
+        coef = np.linalg.lstsq(a * sw, dev * sw[:, 0], rcond=None)[0]
+        u = (dev - a @ coef) / c
+        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
+        if (w > 0).sum() < MIN_BOUNDARIES:
+            return None
+    res = dev - a @ coef
+    keep = w > 0
+    return coef, float(np.rad2deg(np.sqrt((res[keep] ** 2).mean()))), tuple(int(k) for k in ks[keep])
+
+
+def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReading | None:
+    """The rotor's orientation and bend, or None when too few boundaries are visible."""
+    red, green = ring_signals(img, ell)
+    zero, score, margin = phase(red, green, layout)
+    fitted = fit_warp(boundary_angles(red, zero, layout), zero, layout)
+    if fitted is None:
+        return None
+    coef, residual, kept = fitted
+    unseen = tuple(k for k in range(layout.n) if k not in kept)
+    return RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)

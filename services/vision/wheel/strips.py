@@ -1,0 +1,149 @@
+"""Look at the wheel in its own coordinates and take away what it should look like.
+
+A wheel is built from repeats: the pocket ring repeats every pocket (frets, pocket bottoms),
+the bowl repeats every quarter turn (deflectors alternate along/across the track every 45
+degrees, so a quarter holds one of each). Sampling the "whiteness" (the darkest channel,
+high only for neutral bright things such as the ball) on a grid that follows the rotor's
+pockets - rows by radius, columns by position around, through the fitted rotor warp - and
+subtracting the median over the repeats leaves what does not belong to the wheel: the ball,
+a streak, glare, a hand. Lighting varies smoothly around the wheel, so each repeat is first
+scaled by its own level (a per-block gain). Cells are ~0.008 rotor radii on both axes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from services.vision.wheel.geometry import NOMINAL
+from services.vision.wheel.locate import Ellipse
+from services.vision.wheel.rotor import RotorReading
+
+CELL = 0.008                                   # rotor radii per row (and ~per column)
+PER_POCKET = 16                                # columns per pocket in the pocket strip
+POCKET_ROWS = np.arange(0.62, 0.885, CELL)     # pocket ring with a margin on both sides
+BOWL_ROWS = np.arange(1.02, 1.40, CELL)        # lower track and ball track
+BOWL_COLS = 900                                # 0.4 degree: ~CELL at the track
+BOWL_REPEATS = 4                               # a quarter turn holds one deflector of each kind
+BOWL_GAIN_BLOCKS = 36                          # 10 degrees
+
+
+@dataclass(frozen=True)
+class Strip:
+    values: np.ndarray     # rows (radius) x columns (around), whiteness, float32
+    residual: np.ndarray   # values minus the expected repeating pattern
+    rows: np.ndarray       # radius of each row, rotor radii
+    positions: np.ndarray  # position of each column: pockets (pocket strip) or degrees (bowl)
+    mx: np.ndarray         # frame coordinates of every cell, for drawing evidence
+    my: np.ndarray
+
+
+def whiteness(frame: np.ndarray) -> np.ndarray:
+    """Darkest channel: high only where all three are high (white ball, glare, silver)."""
+    return cv2.min(cv2.min(frame[..., 0], frame[..., 1]), frame[..., 2])
+
+
+def smooth_gain(values: np.ndarray, blocks: int) -> np.ndarray:
+    """Per-column lighting level: block medians fitted with a few harmonics around the wheel.
+    Lighting changes slowly around it; red/black pockets, a glare spot or a hand do not,
+    so a robust low-order fit keeps the first and ignores the others."""
+    rows, cols = values.shape
+    med = np.median(values.reshape(rows, blocks, cols // blocks), axis=(0, 2))
+    t = (np.arange(blocks) + 0.5) * 2 * np.pi / blocks
+    a = np.stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)], 1)
+    w = np.ones_like(t)
+    for _ in range(3):  # Tukey-reweighted least squares, scale from the median deviation
+        coef = np.linalg.lstsq(a * w[:, None], med * w, rcond=None)[0]
+        dev = med - a @ coef
+        c = 4.0 * max(float(np.median(np.abs(dev))), 0.5)
+        w = np.where(np.abs(dev) < c, (1 - (dev / c) ** 2) ** 2, 0.0)
+    tc = (np.arange(cols) + 0.5) * 2 * np.pi / cols
+    fit = coef[0] + coef[1] * np.cos(tc) + coef[2] * np.sin(tc) + coef[3] * np.cos(2 * tc) \
+        + coef[4] * np.sin(2 * tc)
+    return np.maximum(fit, 1.0).astype(np.float32)[None, :]
+
+
+def repeat_residual(values: np.ndarray, repeats: int, gain_blocks: int) -> np.ndarray:
+    """values minus (median over the repeats of the lighting-normalised pattern) x lighting."""
+    rows, cols = values.shape
+    gain = smooth_gain(values, gain_blocks)
+    norm = (values / gain).reshape(rows, repeats, cols // repeats)
+    expected = np.tile(np.median(norm, axis=1), (1, repeats)) * gain
+    return values - expected
+
+
+def _sample(white: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
+    mx, my = ell.points(theta, r)
+    vals = cv2.remap(white, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return vals.astype(np.float32), mx, my
+
+
+def pocket_strip(white: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
+    n = rotor.layout.n
+    pos = (np.arange(n * PER_POCKET) + 0.5) / PER_POCKET - 0.5
+    r = np.repeat(POCKET_ROWS[:, None], len(pos), 1)
+    theta = rotor.angle_of(np.broadcast_to(pos, r.shape), r)
+    vals, mx, my = _sample(white, ell, theta, r)
+    return Strip(vals, repeat_residual(vals, n, n), POCKET_ROWS, pos, mx, my)
+
+
+def bowl_strip(white: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
+    deg = (np.arange(BOWL_COLS) + 0.5) * 360.0 / BOWL_COLS
+    r = np.repeat(BOWL_ROWS[:, None], BOWL_COLS, 1)
+    theta = rotor.angle_of(np.broadcast_to(deg / rotor.layout.pitch, r.shape), r)
+    vals, mx, my = _sample(white, ell, theta, r)
+    return Strip(vals, repeat_residual(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS), BOWL_ROWS, deg,
+                 mx, my)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A bright thing left over in a strip."""
+    col: float        # centroid column (may be outside 0..cols-1 near the wrap: use `position`)
+    row: float
+    position: float   # pockets (pocket strip) or degrees (bowl strip), wrapped
+    r: float          # rotor radii
+    peak: float       # residual at the peak, grey levels
+    contrast: float   # peak / noise level of the strip
+    area: float       # cells above half the peak, in ball areas
+    elongation: float  # major / minor axis of that region
+    edge: bool        # the region touches the top or bottom row (cut off)
+
+
+BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
+
+
+def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4) -> list[Spot]:
+    """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
+    (per pocket or per degree); `period`: positions wrap at this value (n or 360)."""
+    res = strip.residual
+    cols = res.shape[1]
+    pad = 24
+    padded = np.concatenate([res[:, -pad:], res, res[:, :pad]], 1)
+    sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
+    noise = max(float(np.median(np.abs(res))) * 1.48, 2.0)
+    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise) & (sm > 12)
+    peaks[:, :pad] = False
+    peaks[:, pad + cols:] = False
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-sm[ys, xs])[:max_spots]
+    return [_spot(strip, sm, int(xs[i]), int(ys[i]), pad, per_unit, period, noise)
+            for i in order]
+
+
+def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
+    peak = float(sm[y, x])
+    mask = (sm >= 0.5 * peak).astype(np.uint8)
+    _, lab = cv2.connectedComponents(mask, connectivity=8)
+    ys, xs = np.nonzero(lab == lab[y, x])
+    w = sm[ys, xs]
+    cx, cy = float((w * xs).sum() / w.sum()), float((w * ys).sum() / w.sum())
+    cov = np.cov(np.stack([xs, ys]).astype(float), aweights=w) if len(xs) > 2 else np.eye(2)
+    ev = np.linalg.eigvalsh(cov)
+    elong = float(np.sqrt(max(ev[1], 1e-6) / max(ev[0], 1e-6)))
+    col = cx - pad
+    row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
+    pos = (col / per_unit + strip.positions[0]) % period
+    return Spot(col, cy, pos, row_r, peak, peak / noise, len(xs) / BALL_CELLS, elong,
+                bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1))
