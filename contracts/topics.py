@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
+from contracts.vision import CHECK_EVENTS, FRAME_EVENTS
 
 
 @dataclass(frozen=True)
@@ -37,12 +38,19 @@ TABLE_COMMANDS_TOPIC = TopicSpec(
 TABLE_EVENTS_TOPIC = TopicSpec(
     "floor.table.events", 3, "table id", TABLE_EVENTS,
     "What happened at each table: rounds, bets, results, settlements. The table's log.")
+VISION_FRAMES_TOPIC = TopicSpec(
+    "floor.vision.frames", 3, "camera id", FRAME_EVENTS,
+    "Frames stored by the camera gateways, and camera status changes.")
+VISION_CHECKS_TOPIC = TopicSpec(
+    "floor.vision.checks", 3, "round check id (the round's correlation id)", CHECK_EVENTS,
+    "What the readers saw and the check of each dealer result against it (payout holds).")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
-    TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, DEAD_LETTER_TOPIC)}
+    TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
+    DEAD_LETTER_TOPIC)}
 
 
 def topic_for(message: Message) -> TopicSpec:

@@ -14,8 +14,12 @@ def service_brokers() -> list[KafkaBroker]:
     from services.projections.app import ProjectorService
     from services.simulator.app import simulator_bus
     from services.table.app import TableService
+    from services.vision.service.app import VisionService
+    from services.vision.service.evidence import EvidenceStore
 
     settings = Settings(bootstrap="kafka:9092")
     table = TableService(Bus(settings, "table-service"))
     projector = ProjectorService(Bus(settings, "projector"), Path("unused.duckdb"))
-    return [table.bus.broker, projector.bus.broker, simulator_bus(settings).broker]
+    vision = VisionService(Bus(settings, "vision-service"), EvidenceStore(Path("unused")))
+    return [table.bus.broker, projector.bus.broker, vision.bus.broker,
+            simulator_bus(settings).broker]

@@ -7,7 +7,7 @@ from typing import Callable, Iterator
 import pytest
 
 from deploy.local.broker import EmbeddedBroker
-from deploy.local.config import kafka_config
+from services.runtime.kafka_config import kafka_config
 
 
 @pytest.fixture(scope="session")

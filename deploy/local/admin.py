@@ -13,7 +13,7 @@ from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
 from kafka.errors import KafkaError, TopicAlreadyExistsError
 
-from deploy.local.config import KafkaConfig, kafka_config
+from services.runtime.kafka_config import KafkaConfig, kafka_config
 
 __all__ = ["TopicSetupError", "ensure_topics", "partition_counts", "KafkaConfig", "kafka_config"]
 

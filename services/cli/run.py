@@ -72,9 +72,12 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool) -> No
             "table-service": ["service", "table", *common, "--log-file", str(logs / "table-service.log")],
             "projector": ["service", "projector", *common, "--status-port", str(port),
                           "--log-file", str(logs / "projector.log")],
+            "vision-service": ["service", "vision", *common,
+                               "--log-file", str(logs / "vision-service.log")],
         }
         if not no_simulator:
-            plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate)]
+            plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate),
+                                 "--cameras"]
         children = {name: _spawn(name, args, logs, env) for name, args in plan.items()}
         stack.callback(_stop_all, children)
         click.echo(f"""
@@ -83,7 +86,8 @@ The floor is running.
   floor dashboard   http://127.0.0.1:{port}/        (live tables, house win chart, refusals)
   projector status  http://127.0.0.1:{port}/status
   report            .venv/bin/casino report tables
-  logs              {logs}/  (table-service.log, projector.log, simulator.out, tansu.log)
+  logs              {logs}/  (table-service.log, projector.log, vision-service.log,
+                    simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")
         _wait(children)
 

@@ -50,3 +50,17 @@ def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: 
     setup_logging("projector", log_file)
     asyncio.run(main(Settings.from_env(bootstrap), db_path or default_db(),
                      status_port=status_port, on_ready=_announce("projector")))
+
+
+@service.command()
+@_common
+@click.option("--evidence-dir", type=click.Path(path_type=Path), default=None,
+              help="Where evidence images are kept (default: var/evidence).")
+def vision(bootstrap: str, status_port: int, log_file: Path | None,
+           evidence_dir: Path | None) -> None:
+    """Reads camera frames, checks each dealer result against them, requests verifications."""
+    from services.vision.service.app import main
+    setup_logging("vision-service", log_file)
+    settings = Settings.from_env(bootstrap)
+    asyncio.run(main(settings, evidence_dir or settings.var_dir / "evidence",
+                     status_port=status_port, on_ready=_announce("vision-service")))

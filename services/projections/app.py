@@ -12,7 +12,7 @@ import duckdb
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event, Message
-from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC
+from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from services.projections import store
 from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
 from services.projections.dashboard import dashboard_pages
@@ -27,8 +27,9 @@ STEP_ASIDE_SECONDS = 0.2
 
 
 class ProjectorService:
-    def __init__(self, bus: Bus, db_path: Path) -> None:
+    def __init__(self, bus: Bus, db_path: Path, evidence_dir: Path | None = None) -> None:
         self.bus, self.db_path = bus, db_path
+        self.evidence_dir = evidence_dir or db_path.parent.parent / "evidence"
         self._con: duckdb.DuckDBPyConnection | None = None
         self._batch: ProjectionBatch | None = None
         self._lock = asyncio.Lock()
@@ -36,6 +37,9 @@ class ProjectorService:
         bus.consume(TABLE_EVENTS_TOPIC, group_id=SERVICE, handler=self.on_event,
                     around_batch=self.transaction,
                     description="Projects every table event into the reporting database.")
+        bus.consume(VISION_CHECKS_TOPIC, group_id=f"{SERVICE}-checks", handler=self.on_event,
+                    around_batch=self.transaction,
+                    description="Projects CCTV round checks and payout holds.")
         bus.consume(DEAD_LETTER_TOPIC, group_id=f"{SERVICE}-deadletters",
                     handler=self.on_dead_letter, around_batch=self.transaction,
                     description="Keeps dead letters visible on the floor dashboard.")
@@ -103,11 +107,12 @@ class ProjectorService:
 
 
 async def main(settings: Settings, db_path: Path, *, status_port: int = 0,
+               evidence_dir: Path | None = None,
                stop: asyncio.Event | None = None,
                on_ready: Callable[[str], None] | None = None) -> None:
     """Run the projector (and the floor dashboard it serves) until stopped."""
     bus = Bus(settings, SERVICE)
-    service = ProjectorService(bus, db_path)
+    service = ProjectorService(bus, db_path, evidence_dir or settings.var_dir / "evidence")
     releaser = asyncio.create_task(service.release_when_idle())
     try:
         await run_service(bus, status=service.status, status_port=status_port,

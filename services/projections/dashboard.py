@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from contracts.money import format_money
 from services.projections import store
 from services.projections.report import TableFigures, table_report
+from services.vision.service.evidence import EvidenceStore
 
 if TYPE_CHECKING:
     from services.projections.app import ProjectorService
@@ -52,8 +53,41 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
                               "FROM dead_letters "
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
         letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
+        holds = con.execute(
+            "SELECT table_id, round_id, dealer_result, coalesce(read_result, 'no decision'), "
+            "reason, detail, confidence, evidence_sha256, "
+            "epoch(hold_deadline) - epoch(now()) FROM round_checks WHERE status = 'verification' "
+            "ORDER BY hold_deadline DESC LIMIT 12").fetchall()
+        checks = dict(con.execute("SELECT status, count(*) FROM round_checks GROUP BY status")
+                      .fetchall())
     return {"figures": figures, "last_pocket": last, "refusals": refusals,
-            "dead_letters": letters, "dead_letter_count": letter_count}
+            "dead_letters": letters, "dead_letter_count": letter_count, "holds": holds,
+            "checks": checks}
+
+
+def hold_left(seconds: float) -> str:
+    """Time left on a payout hold (seed 002 §1.3: never more than 30 minutes)."""
+    if seconds <= 0:
+        return "<b class='neg'>30 min passed — pay now</b>"
+    return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+
+
+def holds_html(s: dict[str, Any]) -> str:
+    rows = "".join(
+        f"<tr><td>{html.escape(t or '')}</td><td>{html.escape(r or '')}</td><td>{html.escape(d or '')}</td>"
+        f"<td>{html.escape(read)}</td><td>{reason}</td><td>{html.escape(detail or '')}</td>"
+        f"<td>{conf:.2f}</td><td>{hold_left(left)}</td>"
+        f"<td><a href='/evidence/{sha}'><img src='/evidence/{sha}' width='160' "
+        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td></tr>"
+        for t, r, d, read, reason, detail, conf, sha, left in s["holds"])
+    c = s["checks"]
+    return (f"<h2>CCTV checks</h2><p>{c.get('confirmed', 0)} confirmed by camera · "
+            f"{c.get('verification', 0)} sent to surveillance · {c.get('pending', 0)} waiting "
+            f"for frame or result. Winning payouts of a round under verification may be held "
+            f"for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
+            f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
+            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th></tr>"
+            f"{rows}</table>")
 
 
 def render(service: "ProjectorService") -> bytes:
@@ -76,6 +110,7 @@ def render(service: "ProjectorService") -> bytes:
 <h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th><th>house win</th>
 <th>hold</th><th>last result</th></tr>{rows}</table>
 <h2>House win per table</h2>{chart(s["figures"])}
+{holds_html(s)}
 <h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th><th>rule</th></tr>{refusals}</table>
 <h2>Dead letters ({s["dead_letter_count"]})</h2><table><tr><th>when</th><th>service</th><th>code</th><th>reason</th></tr>{letters}</table>
 </body></html>"""
@@ -86,5 +121,10 @@ def dashboard_pages(service: "ProjectorService") -> dict[str, "Page"]:
     def tables_json(_q: dict[str, str]) -> bytes:
         return json.dumps([f.to_dict() for f in snapshot(service)["figures"]]).encode()
 
+    def evidence(q: dict[str, str]) -> bytes | None:
+        path = EvidenceStore(service.evidence_dir).path_of(q.get("_rest", ""))
+        return path.read_bytes() if path else None
+
     return {"/": ("text/html; charset=utf-8", lambda _q: render(service)),
-            "/api/tables": ("application/json", tables_json)}
+            "/api/tables": ("application/json", tables_json),
+            "/evidence/": ("image/jpeg", evidence)}

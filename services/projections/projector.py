@@ -14,6 +14,7 @@ from contracts.table import (
     BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
     RoundSettled, SpinResulted, TableClosed, TableOpened,
 )
+from contracts.vision import DealerResultNoted, ResultConfirmed, ResultRead, VerificationRequested
 from services.runtime.sequence import SequenceGuard, Verdict
 
 
@@ -167,3 +168,45 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
     p = e.payload
     con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
                 [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])
+
+
+# ----- CCTV round checks (floor.vision.checks) ------------------------------------------------
+
+def _check_row(con: duckdb.DuckDBPyConnection, check_id: str) -> None:
+    con.execute("INSERT OR IGNORE INTO round_checks (check_id, status) VALUES (?, 'pending')",
+                [check_id])
+
+
+@project.register
+def _(e: ResultRead, batch: ProjectionBatch) -> None:
+    p, r = e.payload, e.payload.reading
+    _check_row(batch.con, e.aggregate_id)
+    read = None if r.no_decision else (r.pocket or "-".join(map(str, sorted(r.values or ()))))
+    batch.con.execute("UPDATE round_checks SET table_id = coalesce(table_id, ?), kind = ?, "
+                      "read_result = ?, no_decision = ?, confidence = ?, evidence_sha256 = ?, "
+                      "frame_uri = ? WHERE check_id = ?",
+                      [p.table_id, r.kind, read, r.no_decision, r.confidence, p.evidence_sha256,
+                       p.frame_uri, e.aggregate_id])
+
+
+@project.register
+def _(e: DealerResultNoted, batch: ProjectionBatch) -> None:
+    p = e.payload
+    _check_row(batch.con, e.aggregate_id)
+    batch.con.execute("UPDATE round_checks SET table_id = ?, round_id = ?, kind = ?, "
+                      "dealer_result = ?, declared_at = ? WHERE check_id = ?",
+                      [p.table_id, p.round_id, p.kind, p.result, p.declared_at, e.aggregate_id])
+
+
+@project.register
+def _(e: ResultConfirmed, batch: ProjectionBatch) -> None:
+    batch.con.execute("UPDATE round_checks SET status = 'confirmed', decided_at = ? "
+                      "WHERE check_id = ?", [e.occurred_at, e.aggregate_id])
+
+
+@project.register
+def _(e: VerificationRequested, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("UPDATE round_checks SET status = 'verification', reason = ?, detail = ?, "
+                      "hold_deadline = ?, decided_at = ? WHERE check_id = ?",
+                      [p.reason, p.detail, p.hold_deadline, e.occurred_at, e.aggregate_id])

@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS rejections (
     event_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_id VARCHAR, bet_id VARCHAR,
     command_type VARCHAR, code VARCHAR, field VARCHAR, reason VARCHAR, rule VARCHAR,
     rejected_at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS round_checks (
+    check_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_id VARCHAR, kind VARCHAR,
+    dealer_result VARCHAR, declared_at TIMESTAMPTZ, read_result VARCHAR, no_decision BOOLEAN,
+    confidence DOUBLE, evidence_sha256 VARCHAR, frame_uri VARCHAR, status VARCHAR,
+    reason VARCHAR, detail VARCHAR, hold_deadline TIMESTAMPTZ, decided_at TIMESTAMPTZ);
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

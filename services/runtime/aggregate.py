@@ -1,17 +1,17 @@
 """Event-sourced aggregates: state changes only by applying events, each with the next sequence
 number (in the manner of the `eventsourcing` library). Pure: no I/O.
 
-A command handler checks the command against the state and calls `trigger(...)`, which builds
-the event with the next sequence number, applies it, and queues it for publishing. Rebuilding
-is applying the stored events in order. Every event records the command that caused it, so a
-redelivered command can be recognised (`has_handled`).
+A handler checks a command (or an event it reacts to) against the state and calls
+`trigger(...)`, which builds the event with the next sequence number, applies it, and queues it
+for publishing. Rebuilding is applying the stored events in order. Every event records the
+message that caused it, so a redelivered message can be recognised (`has_handled`).
 """
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, ClassVar, Iterable, TypeVar
 
-from contracts.envelope import Command, Event
+from contracts.envelope import Command, Event, Message
 
 E = TypeVar("E", bound=Event)
 A = TypeVar("A", bound="Aggregate")
@@ -52,16 +52,18 @@ class Aggregate:
         raise NotImplementedError
 
     # -- deciding ---------------------------------------------------------------------------
-    def has_handled(self, command: Command) -> bool:
-        return command.command_id in self._handled
+    def has_handled(self, cause: Message) -> bool:
+        return cause_id(cause) in self._handled
 
-    def trigger(self, event_cls: type[E], payload: Any, command: Command,
+    def trigger(self, event_cls: type[E], payload: Any, cause: Message,
                 occurred_at: datetime | None = None) -> E:
+        """The next event, caused by `cause` (a command, or an event this aggregate reacts
+        to): it inherits the cause's correlation id, actor and time."""
         event = event_cls(
             aggregate_id=self.id, sequence=self.version + 1,
-            occurred_at=occurred_at or command.issued_at, producer=self.PRODUCER,
-            causation_id=command.command_id, correlation_id=command.correlation_id,
-            actor=command.actor, payload=payload,
+            occurred_at=occurred_at or _time_of(cause), producer=self.PRODUCER,
+            causation_id=cause_id(cause), correlation_id=cause.correlation_id,
+            actor=cause.actor, payload=payload,
         )
         self.apply(event)
         self._pending.append(event)
@@ -71,3 +73,11 @@ class Aggregate:
         """The events triggered since the last collect, in order, to publish."""
         pending, self._pending = self._pending, []
         return pending
+
+
+def cause_id(message: Message) -> str:
+    return message.command_id if isinstance(message, Command) else message.event_id
+
+
+def _time_of(message: Message) -> datetime:
+    return message.issued_at if isinstance(message, Command) else message.occurred_at

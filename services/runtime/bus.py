@@ -82,7 +82,8 @@ class Bus:
                                 # join quickly when the service restarts (broker.md): the
                                 # broker waits up to these for the old members to rejoin
                                 session_timeout_ms=6_000, rebalance_timeout_ms=3_000,
-                                heartbeat_interval_ms=1_000)
+                                heartbeat_interval_ms=1_000,
+                                **self.settings.consumer_options())
         async def on_batch(batch: KafkaMessage) -> None:
             records = batch.raw_message
             try:

@@ -1,13 +1,6 @@
-"""Settings from the environment, so the same code runs on the embedded broker and on a real
-Kafka cluster: only KAFKA_BOOTSTRAP_SERVERS and the producer options differ.
-
-KAFKA_BOOTSTRAP_SERVERS   host:port[,host:port]; when set, `casino run` uses that cluster and
-                          does not start the embedded broker.
-KAFKA_ACKS                producer acks: 0, 1 or all (default 1; production: all)
-KAFKA_ENABLE_IDEMPOTENCE  1 to turn on the idempotent producer (default off: Tansu rejects
-                          InitProducerId; production: 1)
-CASINO_VAR_DIR            where local data (DuckDB files, evidence, logs) lives (default var/)
-"""
+"""A service's settings: the Kafka ones from the environment (services/runtime/kafka_config.py,
+so the same code runs on the embedded broker and on a production cluster), plus where local
+data lives (CASINO_VAR_DIR, default var/ at the repository root)."""
 from __future__ import annotations
 
 import os
@@ -15,25 +8,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from services.runtime.kafka_config import KafkaConfig, kafka_config
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
 
 
 @dataclass(frozen=True)
 class Settings:
     bootstrap: str
-    acks: Any = 1
-    idempotence: bool = False
+    kafka: KafkaConfig = field(default_factory=lambda: KafkaConfig(None))
     var_dir: Path = field(default_factory=lambda: REPO_ROOT / "var")
 
     @classmethod
     def from_env(cls, bootstrap: str | None = None) -> "Settings":
-        acks_text = os.environ.get("KAFKA_ACKS", "1")
-        return cls(
-            bootstrap=bootstrap or os.environ.get("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092"),
-            acks="all" if acks_text == "all" else int(acks_text),
-            idempotence=os.environ.get("KAFKA_ENABLE_IDEMPOTENCE", "0") == "1",
-            var_dir=Path(os.environ.get("CASINO_VAR_DIR", REPO_ROOT / "var")),
-        )
+        kafka = kafka_config()
+        return cls(bootstrap=bootstrap or kafka.bootstrap or DEFAULT_BOOTSTRAP, kafka=kafka,
+                   var_dir=Path(os.environ.get("CASINO_VAR_DIR", REPO_ROOT / "var")))
 
     def producer_options(self) -> dict[str, Any]:
-        return {"acks": self.acks, "enable_idempotence": self.idempotence, "linger_ms": 5}
+        # linger: batch what a handler publishes together (a round settles as one batch)
+        return {**self.kafka.producer_options(), "linger_ms": 5}
+
+    def consumer_options(self) -> dict[str, Any]:
+        return self.kafka.consumer_options()

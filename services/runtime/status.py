@@ -2,6 +2,8 @@
 
 GET /health -> {"status": "ok"}; GET /status -> the service's own figures as JSON. Services
 with a page for people (the floor dashboard) pass `pages`: path -> (content type, render()).
+A path ending in "/" serves everything below it; render() then finds the rest in
+params["_rest"]. A page that returns None answers 404.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Mapping
 
-Page = tuple[str, Callable[[dict[str, str]], bytes]]
+Page = tuple[str, Callable[[dict[str, str]], bytes | None]]
 
 
 class StatusServer:
@@ -26,15 +28,20 @@ class StatusServer:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (http.server's name)
                 path, _, query = self.path.partition("?")
+                params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
                 page = routes.get(path)
                 if page is None:
-                    self.send_error(404, "no such page")
-                    return
-                params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
+                    prefix = next((r for r in routes if r.endswith("/") and r != "/"
+                                   and path.startswith(r)), None)
+                    page = routes.get(prefix) if prefix else None
+                    params["_rest"] = path[len(prefix):] if prefix else ""
                 try:
-                    body = page[1](params)
+                    body = page[1](params) if page else None
                 except Exception as exc:  # show the error, keep serving
                     self.send_error(500, f"{type(exc).__name__}: {exc}")
+                    return
+                if body is None:
+                    self.send_error(404, "no such page")
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", page[0])

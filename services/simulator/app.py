@@ -7,10 +7,12 @@ import random
 import time
 from typing import Callable
 
-from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC
+from contracts.envelope import Message, new_id
+from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.replay import replay
 from services.runtime.settings import Settings
+from services.simulator.cameras import WheelCameras
 from services.simulator.floor import SimTable, finish_round, make_tables, open_table, round_commands
 from services.table.domain import TableSession
 
@@ -20,6 +22,7 @@ log = logging.getLogger(__name__)
 def simulator_bus(settings: Settings) -> Bus:
     bus = Bus(settings, "floor-simulator")
     bus.declare_publisher(TABLE_COMMANDS_TOPIC, "Simulated dealer terminals: rounds, bets, results.")
+    bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
     return bus
 
 
@@ -37,7 +40,7 @@ async def known_tables(settings: Settings) -> dict[str, TableSession]:
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
                    profile: str = "BO", currency: str = "BOB",
                    progress: Callable[[int, int], None] | None = None,
-                   stop: asyncio.Event | None = None) -> int:
+                   stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
     (0 = as fast as possible). Returns the number of rounds sent."""
     rng = random.Random(seed)
@@ -46,11 +49,13 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
     await bus.broker.connect()
     try:
         await _open_or_resume(bus, settings, floor, rng)
+        if cameras is not None:
+            cameras.versions = await camera_versions(settings)
         sent = 0
         started = time.monotonic()
         while (rounds == 0 or sent < rounds * len(floor)) and not (stop and stop.is_set()):
             table = floor[sent % len(floor)]
-            await bus.publish(round_commands(table, rng))
+            await bus.publish(_one_round(table, rng, cameras))
             sent += 1
             if progress and sent % len(floor) == 0:
                 progress(sent, rounds * len(floor))
@@ -60,6 +65,23 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
         return sent
     finally:
         await bus.broker.stop()
+
+
+def _one_round(table: SimTable, rng: random.Random, cameras: WheelCameras | None) -> list[Message]:
+    if cameras is None:
+        return round_commands(table, rng)
+    corr = new_id()
+    shot = cameras.shoot(table.table_id, corr, rng)
+    entered = cameras.dealer_entry(shot.true_pocket, rng)
+    return [*round_commands(table, rng, pocket=entered, correlation_id=corr), shot.frame]
+
+
+async def camera_versions(settings: Settings) -> dict[str, int]:
+    """The last frame sequence of each camera, so a restarted gateway continues the count."""
+    versions: dict[str, int] = {}
+    async for event in replay(settings.bootstrap, VISION_FRAMES_TOPIC.name):
+        versions[event.aggregate_id] = max(versions.get(event.aggregate_id, 0), event.sequence)
+    return versions
 
 
 async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],

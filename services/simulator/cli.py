@@ -21,10 +21,15 @@ from services.runtime.settings import Settings
 @click.option("--profile", type=click.Choice(["BO", "CL-ARICA", "AR-RUL", "LIVE-GG"]),
               default="BO", show_default=True)
 @click.option("--currency", default="BOB", show_default=True)
+@click.option("--cameras/--no-cameras", default=False, show_default=True,
+              help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
+@click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
+              help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
 def simulate(bootstrap: str, tables: int, rounds: int, rate: float, seed: int | None,
-             profile: str, currency: str) -> None:
+             profile: str, currency: str, cameras: bool, dealer_error_rate: float) -> None:
     """Play rounds continuously at N roulette tables (bets, «no más apuestas», results)."""
     from services.simulator.app import simulate as run
+    from services.simulator.cameras import WheelCameras
 
     def progress(sent: int, total: int) -> None:
         click.echo(f"[simulate] {sent} rounds sent" + (f" of {total}" if total else ""), err=True)
@@ -33,9 +38,12 @@ def simulate(bootstrap: str, tables: int, rounds: int, rate: float, seed: int | 
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
-        return await run(Settings.from_env(bootstrap), tables=tables, rounds=rounds, rate=rate,
-                         seed=seed, profile=profile, currency=currency, progress=progress,
-                         stop=stop)
+        settings = Settings.from_env(bootstrap)
+        gateway = (WheelCameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate)
+                   if cameras else None)
+        return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
+                         profile=profile, currency=currency, progress=progress, stop=stop,
+                         cameras=gateway)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)

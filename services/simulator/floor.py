@@ -37,9 +37,11 @@ def open_table(table: SimTable) -> Command:
                      actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
 
 
-def round_commands(table: SimTable, rng: random.Random, mix: Mix = Mix()) -> list[Command]:
-    """OpenRound, some bets, «no más apuestas», maybe a late bet, the result."""
-    corr = new_id()
+def round_commands(table: SimTable, rng: random.Random, mix: Mix = Mix(),
+                   pocket: str | None = None, correlation_id: str | None = None) -> list[Command]:
+    """OpenRound, some bets, «no más apuestas», maybe a late bet, the result (`pocket`, or a
+    random one). All share the round's correlation id, which ties the camera frame to it."""
+    corr = correlation_id or new_id()
     common = dict(target_id=table.table_id, issued_by=SOURCE, correlation_id=corr)
     cmds: list[Command] = [OpenRound(actor=table.dealer, **common)]
     for _ in range(rng.randint(2, 10)):
@@ -47,8 +49,8 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix = Mix()) -> lis
     cmds.append(CloseBets(actor=table.dealer, **common))
     if rng.random() < mix.late_bet_rate:
         cmds.append(_bet(table, rng, Mix(over_max_rate=0), common))
-    cmds.append(RecordSpin(actor=table.dealer, payload=RecordSpinData(pocket=str(rng.randrange(37))),
-                           **common))
+    result = pocket if pocket is not None else str(rng.randrange(37))
+    cmds.append(RecordSpin(actor=table.dealer, payload=RecordSpinData(pocket=result), **common))
     return cmds
 
 

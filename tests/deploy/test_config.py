@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from deploy.local.config import KafkaConfig, KafkaConfigError, kafka_config
+from services.runtime.kafka_config import KafkaConfig, KafkaConfigError, kafka_config
 
 
 def test_defaults_mean_embedded_broker_and_tansu_safe_producer() -> None:

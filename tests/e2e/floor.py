@@ -14,18 +14,24 @@ from services.projections import app as projector_app
 from services.projections import store
 from services.runtime.settings import Settings
 from services.table import app as table_app
+from services.vision.service import app as vision_app
 
 
 @contextlib.asynccontextmanager
-async def running_services(settings: Settings, db: Path) -> AsyncIterator[None]:
+async def running_services(settings: Settings, db: Path,
+                           evidence: Path | None = None) -> AsyncIterator[None]:
+    """The table service and the projector; with `evidence`, the vision service too."""
     stop = asyncio.Event()
     ready: list[str] = []
-    tasks = [
-        asyncio.create_task(table_app.main(settings, stop=stop, on_ready=ready.append)),
-        asyncio.create_task(projector_app.main(settings, db, stop=stop, on_ready=ready.append)),
-    ]
+    mains = [table_app.main(settings, stop=stop, on_ready=ready.append),
+             projector_app.main(settings, db, stop=stop, on_ready=ready.append,
+                                evidence_dir=evidence)]
+    if evidence is not None:
+        mains.append(vision_app.main(settings, evidence, stop=stop, on_ready=ready.append))
+    tasks = [asyncio.create_task(m) for m in mains]
     try:
-        await wait_for(lambda: len(ready) == 2 or any(t.done() for t in tasks), 60, "services start")
+        await wait_for(lambda: len(ready) == len(tasks) or any(t.done() for t in tasks), 60,
+                       "services start")
         for t in tasks:
             if t.done():
                 t.result()  # raise the start-up error
@@ -64,12 +70,16 @@ def read_topic(bootstrap: str, topic: str) -> list:
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
     partitions = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or ()]
     consumer.assign(partitions)
-    ends = consumer.end_offsets(partitions)
     for tp, first in consumer.beginning_offsets(partitions).items():
         consumer.seek(tp, first)
     records = []
-    while any(consumer.position(tp) < ends[tp] for tp in partitions):
+    # Up to the fetch high watermark, not end_offsets() (wrong on Tansu 0.6: it reports the
+    # last batch's first offset + 1).
+    for _ in range(600):
         for batch in consumer.poll(timeout_ms=1000).values():
             records.extend(batch)
+        highs = [consumer.highwater(tp) for tp in partitions]
+        if all(h is not None and consumer.position(tp) >= h for tp, h in zip(partitions, highs)):
+            break
     consumer.close()
     return records

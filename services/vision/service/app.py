@@ -1,0 +1,109 @@
+"""Kafka wiring of the vision service.
+
+Consumes frames (floor.vision.frames) and the dealers' results (SpinResulted on
+floor.table.events); for each round, publishes what the reader saw and the check outcome on
+floor.vision.checks. State (pending checks) is rebuilt from floor.vision.checks at start."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from contracts.envelope import Event, Message
+from contracts.table import SpinResulted
+from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, VISION_FRAMES_TOPIC
+from contracts.vision import DealerResultData, FrameCaptured, ResultReadData
+from services.runtime.bus import Bus
+from services.runtime.replay import replay
+from services.runtime.service import run_service
+from services.runtime.settings import Settings
+from services.vision.service.checks import RoundCheck
+from services.vision.service.evidence import EvidenceStore
+from services.vision.service.readers import READER, read_frame
+
+log = logging.getLogger(__name__)
+SERVICE = "vision-service"
+
+
+class VisionService:
+    def __init__(self, bus: Bus, evidence: EvidenceStore) -> None:
+        self.bus, self.evidence = bus, evidence
+        self.checks: dict[str, RoundCheck] = {}
+        self._outbox: list[Event] = []
+        self._lock = asyncio.Lock()
+        bus.consume(VISION_FRAMES_TOPIC, group_id=SERVICE, handler=self.on_frame,
+                    around_batch=self.publishing, max_records=20,
+                    description="Reads each captured frame (dice or wheel) with OpenCV.")
+        bus.consume(TABLE_EVENTS_TOPIC, group_id=f"{SERVICE}-results", handler=self.on_table_event,
+                    around_batch=self.publishing,
+                    description="Takes the result each dealer declared (SpinResulted).")
+        bus.declare_publisher(VISION_CHECKS_TOPIC)
+
+    async def rebuild(self) -> None:
+        checks: dict[str, RoundCheck] = {}
+        async for event in replay(self.bus.settings.bootstrap, VISION_CHECKS_TOPIC.name):
+            check = checks.setdefault(event.aggregate_id, RoundCheck(event.aggregate_id))
+            if event.sequence == check.version + 1:
+                check.apply(event)
+        self.checks = checks
+        log.info("round checks rebuilt", extra={"checks": len(checks)})
+
+    @contextlib.asynccontextmanager
+    async def publishing(self) -> AsyncIterator[None]:
+        async with self._lock:  # two subscriptions share the checks and the outbox
+            self._outbox = []
+            try:
+                yield
+                await self.bus.publish(self._outbox)
+            except BaseException:
+                await self.rebuild()  # memory may be ahead of the log
+                raise
+            finally:
+                self._outbox = []
+
+    def _check(self, correlation_id: str) -> RoundCheck:
+        return self.checks.setdefault(correlation_id, RoundCheck(correlation_id))
+
+    async def on_frame(self, message: Message) -> None:
+        if not isinstance(message, FrameCaptured):
+            return  # camera status changes are for the dashboard
+        frame = message.payload
+        data = await asyncio.to_thread(_load, frame.uri)
+        reading, ms = await asyncio.to_thread(read_frame, data, frame)
+        digest, path = self.evidence.put(data) if data else ("0" * 64, Path(frame.uri))
+        result = ResultReadData(table_id=frame.table_id, camera_id=frame.camera_id,
+                                frame_uri=frame.uri, reading=reading, evidence_sha256=digest,
+                                evidence_uri=str(path), reader=READER, ms=round(ms, 2))
+        self._outbox += self._check(message.correlation_id).note_reading(result, message)
+        self.bus.stats[f"frames.{'no_decision' if reading.no_decision else 'decided'}"] += 1
+
+    async def on_table_event(self, message: Message) -> None:
+        if not isinstance(message, SpinResulted):
+            return
+        dealer = DealerResultData(table_id=message.aggregate_id, round_id=message.payload.round_id,
+                                  kind="wheel", result=message.payload.pocket,
+                                  declared_at=message.occurred_at)
+        self._outbox += self._check(message.correlation_id).note_dealer(dealer, message)
+
+    def status(self) -> dict[str, Any]:
+        open_checks = sum(1 for c in self.checks.values() if not c.decided)
+        return {**self.bus.status(), "checks": len(self.checks), "undecided": open_checks}
+
+
+def _load(uri: str) -> bytes:
+    """The frame's bytes; b"" when it cannot be read (reported as a no-decision)."""
+    try:
+        return Path(uri).read_bytes()
+    except OSError:
+        return b""
+
+
+async def main(settings: Settings, evidence_dir: Path, *, status_port: int = 0,
+               stop: asyncio.Event | None = None,
+               on_ready: Callable[[str], None] | None = None) -> None:
+    bus = Bus(settings, SERVICE)
+    service = VisionService(bus, EvidenceStore(evidence_dir))
+    await run_service(bus, prepare=service.rebuild, status=service.status,
+                      status_port=status_port, stop=stop, on_ready=on_ready)

@@ -1,0 +1,94 @@
+"""The check of a dealer's result against the camera, without a broker."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from contracts.envelope import Actor
+from contracts.table import SpinResulted, SpinResultedData
+from contracts.vision import (
+    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResultConfirmed, ResultReadData,
+    VerificationRequested,
+)
+from services.vision.service.checks import RoundCheck, result_text
+
+DECLARED = datetime(2026, 11, 21, 22, 15, tzinfo=timezone.utc)
+CORR = "round-corr-1"
+
+
+def frame() -> FrameCaptured:
+    return FrameCaptured(aggregate_id="CAM-1", sequence=1, occurred_at=DECLARED,
+                         producer="camera-gateway", correlation_id=CORR,
+                         payload=FrameCapturedData(camera_id="CAM-1", table_id="RUL-01",
+                                                   kind="wheel", variant="european",
+                                                   uri="/frames/1.jpg", captured_at=DECLARED))
+
+
+def spin(pocket: str = "17") -> SpinResulted:
+    return SpinResulted(aggregate_id="RUL-01", sequence=9, occurred_at=DECLARED,
+                        producer="table-service", correlation_id=CORR,
+                        actor=Actor(employee_id="D1", role="dealer"),
+                        payload=SpinResultedData(round_id="RUL-01.4", wheel="european", pocket=pocket))
+
+
+def read(pocket: str | None = "17", confidence: float = 0.99, reason: str | None = None) -> ResultReadData:
+    reading = Reading(kind="wheel", pocket=pocket, no_decision=pocket is None, reason=reason,
+                      confidence=confidence)
+    return ResultReadData(table_id="RUL-01", camera_id="CAM-1", frame_uri="/frames/1.jpg",
+                          reading=reading, evidence_sha256="a" * 64, evidence_uri="ev/a.jpg",
+                          reader="test", ms=3.0)
+
+
+def dealer(result: str = "17") -> DealerResultData:
+    return DealerResultData(table_id="RUL-01", round_id="RUL-01.4", kind="wheel", result=result,
+                            declared_at=DECLARED)
+
+
+def test_agreeing_camera_confirms_in_either_order():
+    a = RoundCheck(CORR)
+    assert a.note_reading(read(), frame())[-1].event_type == "ResultRead"
+    [noted, confirmed] = a.note_dealer(dealer(), spin())
+    assert isinstance(confirmed, ResultConfirmed) and confirmed.payload.read_result == "17"
+    b = RoundCheck(CORR)
+    b.note_dealer(dealer(), spin())
+    [_, confirmed_b] = b.note_reading(read(), frame())
+    assert isinstance(confirmed_b, ResultConfirmed)
+    assert confirmed.correlation_id == CORR and confirmed.sequence == 3
+
+
+@pytest.mark.parametrize("reading, reason", [
+    (read("18"), "MISMATCH"),
+    (read("17", confidence=0.5), "LOW_CONFIDENCE"),
+    (read(None, reason="ball on a fret"), "NO_DECISION"),
+])
+def test_disagreement_doubt_or_no_decision_requests_verification_with_a_30_minute_hold(reading, reason):
+    check = RoundCheck(CORR)
+    check.note_dealer(dealer(), spin())
+    [_, requested] = check.note_reading(reading, frame())
+    assert isinstance(requested, VerificationRequested)
+    assert requested.payload.reason == reason
+    assert requested.payload.hold_deadline - DECLARED == timedelta(minutes=30)
+    assert requested.payload.rule == "seed 002 §1.3; seed 004 RG §6"
+    assert requested.payload.evidence_sha256 == "a" * 64
+
+
+def test_redelivered_messages_and_late_frames_change_nothing():
+    check = RoundCheck(CORR)
+    f, s = frame(), spin()
+    check.note_reading(read(), f)
+    check.note_dealer(dealer(), s)
+    assert check.note_reading(read(), f) == []
+    assert check.note_dealer(dealer(), s) == []
+    assert check.note_reading(read("3"), frame().model_copy(update={"event_id": "later"})) == []
+    assert check.decided and check.version == 3
+
+
+def test_rebuilt_check_decides_the_same():
+    live = RoundCheck(CORR)
+    log = live.note_reading(read("5"), frame()) + live.note_dealer(dealer("5"), spin())
+    rebuilt = RoundCheck.rebuild(CORR, log)
+    assert rebuilt.decided and rebuilt.version == live.version == 3
+
+
+def test_dice_results_compare_regardless_of_order():
+    assert result_text(Reading(kind="dice", values=(5, 3), confidence=0.9)) == "3-5"
+    assert result_text(Reading(kind="dice", no_decision=True, reason="cocked", confidence=0)) is None
