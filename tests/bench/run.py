@@ -62,14 +62,14 @@ def main(argv: list[str]) -> int:
         print(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available())}",
               file=sys.stderr)
         return 2
-    text = OUT.read_text() if OUT.exists() else HEADER
     for name in names:
         print(f"[bench] {name} ...", flush=True)
         start = time.perf_counter()
         body = importlib.import_module(f"tests.bench.bench_{name}").run()
         elapsed = time.perf_counter() - start
-        text = merge(text, name, section(name, body, elapsed))
-        OUT.write_text(text)
+        # Read the file only now: another benchmark may have rewritten it meanwhile.
+        text = OUT.read_text() if OUT.exists() else HEADER
+        OUT.write_text(merge(text, name, section(name, body, elapsed)))
         print(f"[bench] {name} done in {elapsed:.0f} s -> {OUT.name}", flush=True)
     return 0
 
