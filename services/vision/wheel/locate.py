@@ -18,9 +18,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from services.vision.wheel.harmonics import evaluate, robust_fit
+
 VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
-VOTE_DIST = np.arange(15, 52, 2.0, dtype=np.float32)  # 60..208 px at full size
-N_DIRS = 180                 # directions sampled around the centre
+VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)  # 60..204 px at full size
+N_DIRS = 120                 # directions sampled around the centre
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
 
@@ -99,16 +101,15 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
     """How fast colour changes around the circle, per (direction, radius) sample."""
-    p = polar.astype(np.int16)
-    d = np.abs(np.roll(p, -1, 0) - np.roll(p, 1, 0)).sum(2).astype(np.float32)
+    d = cv2.absdiff(np.roll(polar, -1, 0), np.roll(polar, 1, 0)).sum(2, dtype=np.float32)
     return cv2.boxFilter(d, -1, (1, smooth))
 
 
 def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
     """Outer radius of the band of fastest colour alternation around `centre` (pixels)."""
-    rs = np.arange(16, 240, 2.0, dtype=np.float32)
-    mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH, rs)
-    e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
+    rs = np.arange(16, 240, 3.0, dtype=np.float32)
+    mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs)
+    e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
     prof = np.median(e, 0)
     k = int(np.argmax(prof))
     if prof[k] <= 0:
@@ -121,18 +122,11 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
 
 def _robust_harmonics(r: np.ndarray) -> np.ndarray:
     """Inliers of r(theta) ~ centre shift + ellipticity (Tukey IRLS with a shrinking scale)."""
-    a = np.stack([np.ones_like(_TH), np.cos(_TH), np.sin(_TH), np.cos(2 * _TH),
-                  np.sin(2 * _TH)], 1)
     med = float(np.median(r))
-    coef = np.linalg.lstsq(a, r, rcond=None)[0]
-    for c in (0.3, 0.2, 0.12, 0.08, 0.05, 0.05):
-        u = (r - a @ coef) / (c * med)
-        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
-        if w.sum() < 20:
-            break
-        sw = np.sqrt(w)
-        coef = np.linalg.lstsq(a * sw[:, None], r * sw, rcond=None)[0]
-    return np.abs(r - a @ coef) < 0.03 * med
+    fit = robust_fit(_TH, r, [c * med for c in (0.3, 0.2, 0.12, 0.08, 0.05, 0.05)], 20)
+    if fit is None:
+        return np.zeros(len(r), bool)
+    return np.abs(r - evaluate(fit[0], _TH)) < 0.03 * med
 
 
 def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,
@@ -164,7 +158,10 @@ def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
     r0 = ring_radius(img, (cx, cy))
     if r0 is None:
         return None
-    first = fit_rotor_edge(img, Ellipse(cx, cy, r0, r0, 0.0), 0.7, 1.35, 80, 0.08)
-    if first is None:
+    found = fit_rotor_edge(img, Ellipse(cx, cy, r0, r0, 0.0), 0.7, 1.35, 60, 0.08)
+    if found is None:
         return None
-    return fit_rotor_edge(img, first[0], 0.85, 1.15, 50, 0.06)
+    if found[1] < 0.9:  # a tilted wheel is far from the first circle guess: look again
+        again = fit_rotor_edge(img, found[0], 0.82, 1.2, 48, 0.07)
+        found = again if again is not None and again[1] >= found[1] else found
+    return fit_rotor_edge(img, found[0], 0.88, 1.12, 36, 0.06)

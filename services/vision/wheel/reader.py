@@ -19,7 +19,7 @@ from services.vision.wheel.locate import Ellipse, locate_rotor
 from services.vision.wheel.reading import WheelReading
 from services.vision.wheel.rotor import RotorReading, read_rotor
 from services.vision.wheel.strips import (BOWL_COLS, CELL, PER_POCKET, Spot, Strip, bowl_strip,
-                                          pocket_strip, spots, whiteness)
+                                          pocket_strip, spots)
 
 # Is there a wheel, and can its pockets be told apart? (clean frames: score ~0.5,
 # margin ~0.2, 30+ boundaries, residual ~0.2 degrees)
@@ -31,7 +31,8 @@ EDGE_AGREEMENT_MIN = 0.5     # fraction of directions that agree on the rotor's 
 # What a ball at rest looks like in a strip (areas in ball areas, contrast in noise units)
 BALL_AREA = (0.45, 1.7)
 BALL_ELONGATION_MAX = 1.6
-BALL_CONTRAST_MIN = 6.5
+BALL_CONTRAST_MIN = 4.5      # above the strip's noise
+BALL_WHITENESS_MIN = 0.72    # peak over the frets' brightness nearby (balls ~1.0-2.0)
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
 GLARE_AREA_MIN = 1.8         # a lamp's reflection: bigger than the ball, round, near white
@@ -67,17 +68,17 @@ def _check_frame(frame) -> None:
 
 def _ball_like(s: Spot) -> bool:
     return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
-            and s.contrast >= BALL_CONTRAST_MIN and not s.edge)
+            and s.contrast >= BALL_CONTRAST_MIN and s.whiteness >= BALL_WHITENESS_MIN
+            and not s.edge)
 
 
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
-    white = whiteness(frame)
-    strip = pocket_strip(white, ell, rotor)
+    strip = pocket_strip(frame, ell, rotor)
     found = [s for s in spots(strip, PER_POCKET, layout.n) if _ball_like(s)]
     inside = [s for s in found if BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]]
     if inside:
         return _in_pocket_ring(layout, ell, rotor, strip, inside)
-    return _elsewhere(white, layout, ell, rotor, strip)
+    return _elsewhere(frame, layout, ell, rotor, strip)
 
 
 def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot]):
@@ -109,9 +110,9 @@ def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
     return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) > 4 * NOMINAL.ball / CELL
 
 
-def _elsewhere(white, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:
+def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:
     """No ball at rest in the pocket ring: say where it is, or what hides it."""
-    bowl = bowl_strip(white, ell, rotor)
+    bowl = bowl_strip(frame, ell, rotor)
     on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0) if _ball_like(s)]
     if on_bowl:
         b = on_bowl[0]

@@ -22,6 +22,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
 from services.vision.wheel.locate import Ellipse
 
@@ -85,6 +86,16 @@ class RotorReading:
             theta = theta - err * pitch
         return theta % 360
 
+    def angle_grid(self, k: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """`angle_of` for every (row radius, position k): a rows x len(k) grid. Solved
+        exactly on the first and last rows; in between the bend is linear in 1/r (the
+        model's only radius dependence), so rows are interpolated in 1/r."""
+        ends = self.angle_of(np.stack([k, k]), np.array([[rows[0]], [rows[-1]]]))
+        inv = 1.0 / np.maximum(rows, 0.2)
+        t = ((inv - inv[0]) / (inv[-1] - inv[0]))[:, None]
+        step = ((ends[1] - ends[0] + 180) % 360) - 180
+        return (ends[0][None, :] + t * step[None, :]) % 360
+
 
 @lru_cache(maxsize=4)
 def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
@@ -130,29 +141,41 @@ def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[floa
     return ((j + 0.5 + frac) * 360.0 / BINS) % 360.0, float(y1), float(y1) - second
 
 
-def boundary_angles(red: np.ndarray, zero: float, layout: WheelLayout) -> dict[int, float]:
-    """Observed angle (degrees) of each red/black boundary k|k+1, searched within 0.4 pocket
-    of where the phase puts it, at the crossing of the local mid-level of the redness."""
-    out: dict[int, float] = {}
-    p, cols = layout.pitch, layout.colours
-    half = int(np.ceil(0.4 * p * BINS / 360))
-    for k in range(layout.n):
-        c0, c1 = cols[k], cols[(k + 1) % layout.n]
-        if GREEN_C in (c0, c1):
-            continue
-        centre = (zero + (k + 0.5) * p) * BINS / 360 - 0.5  # in bin-centre units
-        bins = np.arange(int(np.floor(centre)) - half, int(np.ceil(centre)) + half + 1)
-        v = red[bins % BINS]
-        s = v - (v.max() + v.min()) / 2
-        if c0 == RED_C:
-            s = -s  # look for a rise from the first pocket's colour to the second's
-        idx = np.nonzero((s[:-1] < 0) & (s[1:] >= 0))[0]
-        if len(idx) == 0 or v.max() - v.min() < 0.5:
-            continue
-        j = idx[np.argmin(np.abs(bins[idx] - centre))]
-        t = s[j] / (s[j] - s[j + 1])
-        out[k] = ((bins[j] + t + 0.5) * 360.0 / BINS)
-    return out
+@lru_cache(maxsize=4)
+def _measurable(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
+    """Boundaries k|k+1 between a red and a black pocket, and the sign of the change in
+    redness going clockwise across them (+1 black -> red, -1 red -> black)."""
+    cols, n = layout.colours, layout.n
+    ks = np.array([k for k in range(n) if GREEN_C not in (cols[k], cols[(k + 1) % n])])
+    rising = np.array([1.0 if cols[k] == BLACK_C else -1.0 for k in ks])
+    return ks, rising
+
+
+def boundary_angles(red: np.ndarray, centres: np.ndarray, layout: WheelLayout,
+                    half_pockets: float) -> tuple[dict[int, float], set[int]]:
+    """Observed angle (degrees) of each red/black boundary k|k+1 (in `_measurable` order,
+    expected near `centres`, degrees), at the crossing of the local mid-level of the
+    redness nearest to the expected place, within `half_pockets`. Also returns the
+    boundaries whose window held a single crossing: a white number printed in a segment
+    makes a second one, and those are the boundaries that can be picked wrongly."""
+    ks, rising = _measurable(layout)
+    half = int(np.ceil(half_pockets * layout.pitch * BINS / 360))
+    centre = centres * BINS / 360 - 0.5  # in bin-centre units
+    bins = np.floor(centre).astype(int)[:, None] + np.arange(-half, half + 2)[None, :]
+    v = red[bins % BINS]
+    span = v.max(1) - v.min(1)
+    s = (v - ((v.max(1) + v.min(1)) / 2)[:, None]) * rising[:, None]
+    cross = (s[:, :-1] < 0) & (s[:, 1:] >= 0)
+    dist = np.where(cross, np.abs(bins[:, :-1] + 0.5 - centre[:, None]), np.inf)
+    j = np.argmin(dist, 1)
+    rows = np.arange(len(ks))
+    ok = np.isfinite(dist[rows, j]) & (span >= 0.5)
+    s0, s1 = s[rows, j], s[rows, j + 1]
+    t = s0 / np.where(s0 != s1, s0 - s1, 1.0)
+    ang = (bins[rows, j] + t + 0.5) * 360.0 / BINS
+    found = {int(k): float(a) for k, a, good in zip(ks, ang, ok) if good}
+    single = {int(k) for k, n in zip(ks, cross.sum(1)) if n == 1 and int(k) in found}
+    return found, single
 
 
 def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
@@ -163,27 +186,32 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     ks = np.array(sorted(found))
     obs = np.array([found[k] for k in ks])
     dev = np.deg2rad(((obs - zero - (ks + 0.5) * layout.pitch + 180) % 360) - 180)
-    t = np.deg2rad(obs)
-    a = np.stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)], 1)
-    w = np.ones_like(t)
-    coef = np.zeros(5)
-    for c in (0.08, 0.04, 0.02, 0.02):  # Tukey biweight, radians: drop boundaries hidden or
-        sw = np.sqrt(w)[:, None]        # confused by a hand, glare or the ball
-        coef = np.linalg.lstsq(a * sw, dev * sw[:, 0], rcond=None)[0]
-        u = (dev - a @ coef) / c
-        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
-        if (w > 0).sum() < MIN_BOUNDARIES:
-            return None
-    res = dev - a @ coef
+    # Tukey scales in radians: drop boundaries hidden or confused by a hand, glare or the ball
+    fit = robust_fit(np.deg2rad(obs), dev, (0.08, 0.04, 0.02, 0.02), MIN_BOUNDARIES)
+    if fit is None:
+        return None
+    coef, w = fit
     keep = w > 0
-    return coef, float(np.rad2deg(np.sqrt((res[keep] ** 2).mean()))), tuple(int(k) for k in ks[keep])
+    res = (dev - evaluate(coef, np.deg2rad(obs)))[keep]
+    return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(int(k) for k in ks[keep])
 
 
 def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReading | None:
-    """The rotor's orientation and bend, or None when too few boundaries are visible."""
+    """The rotor's orientation and bend, or None when too few boundaries are visible.
+    Two passes: boundaries searched around the unbent phase, the bend fitted to the
+    unambiguous ones; then all searched again, closer, around the bent prediction."""
     red, green = ring_signals(img, ell)
     zero, score, margin = phase(red, green, layout)
-    fitted = fit_warp(boundary_angles(red, zero, layout), zero, layout)
+    ks, _ = _measurable(layout)
+    found, single = boundary_angles(red, zero + (ks + 0.5) * layout.pitch, layout, 0.4)
+    first = fit_warp({k: found[k] for k in single} if len(single) >= 2 * MIN_BOUNDARIES
+                     else found, zero, layout)
+    if first is None:
+        return None
+    draft = RotorReading(layout, zero, score, margin, first[0], 0, first[1])
+    found, _ = boundary_angles(red, draft.angle_of(ks + 0.5, np.full(len(ks), RING_R)),
+                               layout, 0.2)
+    fitted = fit_warp(found, zero, layout)
     if fitted is None:
         return None
     coef, residual, kept = fitted

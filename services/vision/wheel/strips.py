@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from services.vision.wheel.geometry import NOMINAL
+from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.locate import Ellipse
 from services.vision.wheel.rotor import RotorReading
 
@@ -39,9 +40,15 @@ class Strip:
     my: np.ndarray
 
 
-def whiteness(frame: np.ndarray) -> np.ndarray:
+def whiteness(bgr: np.ndarray) -> np.ndarray:
     """Darkest channel: high only where all three are high (white ball, glare, silver)."""
-    return cv2.min(cv2.min(frame[..., 0], frame[..., 1]), frame[..., 2])
+    return cv2.min(cv2.min(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+
+
+def _median_axis1(x: np.ndarray) -> np.ndarray:
+    """Median over axis 1 (lower middle for an even count): a partition, not a sort."""
+    m = (x.shape[1] - 1) // 2
+    return np.partition(x, m, axis=1)[:, m]
 
 
 def smooth_gain(values: np.ndarray, blocks: int) -> np.ndarray:
@@ -49,19 +56,14 @@ def smooth_gain(values: np.ndarray, blocks: int) -> np.ndarray:
     Lighting changes slowly around it; red/black pockets, a glare spot or a hand do not,
     so a robust low-order fit keeps the first and ignores the others."""
     rows, cols = values.shape
-    med = np.median(values.reshape(rows, blocks, cols // blocks), axis=(0, 2))
+    per_block = values.reshape(rows, blocks, cols // blocks).transpose(1, 0, 2)
+    med = _median_axis1(per_block.reshape(blocks, -1))
     t = (np.arange(blocks) + 0.5) * 2 * np.pi / blocks
-    a = np.stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)], 1)
-    w = np.ones_like(t)
-    for _ in range(3):  # Tukey-reweighted least squares, scale from the median deviation
-        coef = np.linalg.lstsq(a * w[:, None], med * w, rcond=None)[0]
-        dev = med - a @ coef
-        c = 4.0 * max(float(np.median(np.abs(dev))), 0.5)
-        w = np.where(np.abs(dev) < c, (1 - (dev / c) ** 2) ** 2, 0.0)
+    level = float(np.median(med))
+    fit = robust_fit(t, med, [c * level for c in (0.5, 0.3, 0.2)], 6)
+    coef = fit[0] if fit is not None else np.array([level, 0, 0, 0, 0])
     tc = (np.arange(cols) + 0.5) * 2 * np.pi / cols
-    fit = coef[0] + coef[1] * np.cos(tc) + coef[2] * np.sin(tc) + coef[3] * np.cos(2 * tc) \
-        + coef[4] * np.sin(2 * tc)
-    return np.maximum(fit, 1.0).astype(np.float32)[None, :]
+    return np.maximum(evaluate(coef, tc), 1.0).astype(np.float32)[None, :]
 
 
 def repeat_residual(values: np.ndarray, repeats: int, gain_blocks: int) -> np.ndarray:
@@ -69,30 +71,32 @@ def repeat_residual(values: np.ndarray, repeats: int, gain_blocks: int) -> np.nd
     rows, cols = values.shape
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
-    expected = np.tile(np.median(norm, axis=1), (1, repeats)) * gain
+    expected = np.tile(_median_axis1(norm), (1, repeats)) * gain
     return values - expected
 
 
-def _sample(white: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
+def _sample(frame: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
+    """Whiteness at the grid points (sampled in colour, then reduced: cheaper than reducing
+    the whole frame first)."""
     mx, my = ell.points(theta, r)
-    vals = cv2.remap(white, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return vals.astype(np.float32), mx, my
+    bgr = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return whiteness(bgr).astype(np.float32), mx, my
 
 
-def pocket_strip(white: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
+def pocket_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     n = rotor.layout.n
     pos = (np.arange(n * PER_POCKET) + 0.5) / PER_POCKET - 0.5
     r = np.repeat(POCKET_ROWS[:, None], len(pos), 1)
-    theta = rotor.angle_of(np.broadcast_to(pos, r.shape), r)
-    vals, mx, my = _sample(white, ell, theta, r)
+    theta = rotor.angle_grid(pos, POCKET_ROWS)
+    vals, mx, my = _sample(frame, ell, theta, r)
     return Strip(vals, repeat_residual(vals, n, n), POCKET_ROWS, pos, mx, my)
 
 
-def bowl_strip(white: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
+def bowl_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     deg = (np.arange(BOWL_COLS) + 0.5) * 360.0 / BOWL_COLS
     r = np.repeat(BOWL_ROWS[:, None], BOWL_COLS, 1)
-    theta = rotor.angle_of(np.broadcast_to(deg / rotor.layout.pitch, r.shape), r)
-    vals, mx, my = _sample(white, ell, theta, r)
+    theta = rotor.angle_grid(deg / rotor.layout.pitch, BOWL_ROWS)
+    vals, mx, my = _sample(frame, ell, theta, r)
     return Strip(vals, repeat_residual(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS), BOWL_ROWS, deg,
                  mx, my)
 
@@ -109,6 +113,14 @@ class Spot:
     area: float       # cells above half the peak, in ball areas
     elongation: float  # major / minor axis of that region
     edge: bool        # the region touches the top or bottom row (cut off)
+    reference: float  # how far the brightest parts of the wheel nearby (frets, ring lines)
+                      # stand above its darkest (pocket floors), grey levels
+
+    @property
+    def whiteness(self) -> float:
+        """Peak over `reference`: a ball is at least about as white as polished frets; a
+        blurred streak, a reflection on paint or a skin tone is much less."""
+        return self.peak / max(self.reference, 10.0)
 
 
 BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
@@ -132,11 +144,16 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4) -> l
             for i in order]
 
 
+SPOT_WINDOW = 40  # columns either side of a peak examined for its extent
+
+
 def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
     peak = float(sm[y, x])
-    mask = (sm >= 0.5 * peak).astype(np.uint8)
+    x0 = max(0, x - SPOT_WINDOW)
+    mask = (sm[:, x0:x + SPOT_WINDOW + 1] >= 0.5 * peak).astype(np.uint8)
     _, lab = cv2.connectedComponents(mask, connectivity=8)
-    ys, xs = np.nonzero(lab == lab[y, x])
+    ys, xs = np.nonzero(lab == lab[y, x - x0])
+    xs = xs + x0
     w = sm[ys, xs]
     cx, cy = float((w * xs).sum() / w.sum()), float((w * ys).sum() / w.sum())
     cov = np.cov(np.stack([xs, ys]).astype(float), aweights=w) if len(xs) > 2 else np.eye(2)
@@ -146,4 +163,13 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
     return Spot(col, cy, pos, row_r, peak, peak / noise, len(xs) / BALL_CELLS, elong,
-                bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1))
+                bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1),
+                _reference(strip, int(round(col)), int(round(per_unit))))
+
+
+def _reference(strip: Strip, col: int, half: int) -> float:
+    """Bright-minus-dark of the expected wheel within `half` columns of `col`."""
+    cols = np.arange(col - half, col + half + 1) % strip.values.shape[1]
+    expected = (strip.values - strip.residual)[:, cols]
+    lo, hi = np.percentile(expected, [30, 97])
+    return float(hi - lo)
