@@ -22,22 +22,23 @@ from services.runtime.settings import Settings
 
 
 def _spawn(name: str, args: list[str], logs: Path, env: dict[str, str]) -> subprocess.Popen:
-    log = open(logs / f"{name}.out", "ab")  # noqa: SIM115 — closed when the child ends
-    return subprocess.Popen([sys.executable, "-m", "services.cli.main", *args], stdout=log,
-                            stderr=subprocess.STDOUT, env=env)
+    """A service as a child process that dies with us even if we are killed (PDEATHSIG)."""
+    from deploy.local.procs import die_with_parent_preexec
+
+    with open(logs / f"{name}.out", "ab") as log:
+        return subprocess.Popen([sys.executable, "-m", "services.cli.main", *args], stdout=log,
+                                stderr=subprocess.STDOUT, env=env,
+                                preexec_fn=die_with_parent_preexec(True))
 
 
 def _stop_all(children: dict[str, subprocess.Popen]) -> None:
-    for proc in children.values():
+    from deploy.local.procs import stop_process
+
+    for proc in children.values():  # SIGTERM all first, so they stop in parallel
         if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 10
+            proc.terminate()
     for proc in children.values():
-        try:
-            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout=10)
 
 
 @click.command()

@@ -57,7 +57,7 @@ def test_agreeing_camera_confirms_in_either_order():
 
 @pytest.mark.parametrize("reading, reason", [
     (read("18"), "MISMATCH"),
-    (read("17", confidence=0.5), "LOW_CONFIDENCE"),
+    (read("17", confidence=0.3), "LOW_CONFIDENCE"),
     (read(None, reason="ball on a fret"), "NO_DECISION"),
 ])
 def test_disagreement_doubt_or_no_decision_requests_verification_with_a_30_minute_hold(reading, reason):

@@ -19,7 +19,7 @@ from services.runtime.bus import Bus
 from services.runtime.replay import replay
 from services.runtime.service import run_service
 from services.runtime.settings import Settings
-from services.vision.service.checks import RoundCheck
+from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
 from services.vision.service.evidence import EvidenceStore
 from services.vision.service.readers import READER, read_frame
 
@@ -28,8 +28,9 @@ SERVICE = "vision-service"
 
 
 class VisionService:
-    def __init__(self, bus: Bus, evidence: EvidenceStore) -> None:
-        self.bus, self.evidence = bus, evidence
+    def __init__(self, bus: Bus, evidence: EvidenceStore,
+                 min_confidence: float = MIN_CONFIDENCE) -> None:
+        self.bus, self.evidence, self.min_confidence = bus, evidence, min_confidence
         self.checks: dict[str, RoundCheck] = {}
         self._outbox: list[Event] = []
         self._lock = asyncio.Lock()
@@ -44,7 +45,8 @@ class VisionService:
     async def rebuild(self) -> None:
         checks: dict[str, RoundCheck] = {}
         async for event in replay(self.bus.settings.bootstrap, VISION_CHECKS_TOPIC.name):
-            check = checks.setdefault(event.aggregate_id, RoundCheck(event.aggregate_id))
+            check = checks.setdefault(event.aggregate_id,
+                                      RoundCheck(event.aggregate_id, self.min_confidence))
             if event.sequence == check.version + 1:
                 check.apply(event)
         self.checks = checks
@@ -64,7 +66,8 @@ class VisionService:
                 self._outbox = []
 
     def _check(self, correlation_id: str) -> RoundCheck:
-        return self.checks.setdefault(correlation_id, RoundCheck(correlation_id))
+        return self.checks.setdefault(correlation_id,
+                                      RoundCheck(correlation_id, self.min_confidence))
 
     async def on_frame(self, message: Message) -> None:
         if not isinstance(message, FrameCaptured):
@@ -101,9 +104,9 @@ def _load(uri: str) -> bytes:
 
 
 async def main(settings: Settings, evidence_dir: Path, *, status_port: int = 0,
-               stop: asyncio.Event | None = None,
+               stop: asyncio.Event | None = None, min_confidence: float = MIN_CONFIDENCE,
                on_ready: Callable[[str], None] | None = None) -> None:
     bus = Bus(settings, SERVICE)
-    service = VisionService(bus, EvidenceStore(evidence_dir))
+    service = VisionService(bus, EvidenceStore(evidence_dir), min_confidence)
     await run_service(bus, prepare=service.rebuild, status=service.status,
                       status_port=status_port, stop=stop, on_ready=on_ready)

@@ -19,7 +19,10 @@ from contracts.vision import (
 )
 from services.runtime.aggregate import Aggregate
 
-MIN_CONFIDENCE = 0.90  # below this a reading is not trusted to confirm a result
+# Below this a reading is not trusted to confirm a result. The readers' confidence is a
+# margin, not a probability: on 150 settled synthetic frames every correct wheel reading had
+# 0.615 or more (5th percentile 0.71), and the readers say "no decision" rather than guess.
+MIN_CONFIDENCE = 0.5
 
 
 def result_text(reading: Reading) -> str | None:
@@ -35,8 +38,9 @@ def result_text(reading: Reading) -> str | None:
 class RoundCheck(Aggregate):
     PRODUCER = "vision-service"
 
-    def __init__(self, aggregate_id: str) -> None:
+    def __init__(self, aggregate_id: str, min_confidence: float = MIN_CONFIDENCE) -> None:
         super().__init__(aggregate_id)
+        self.min_confidence = min_confidence
         self.reading: ResultReadData | None = None
         self.dealer: DealerResultData | None = None
         self.decided = False
@@ -77,9 +81,9 @@ class RoundCheck(Aggregate):
             return "NO_DECISION", f"the reader could not decide: {r.reason}"
         if read != d.result:
             return "MISMATCH", f"dealer entered {d.result}, the camera shows {read}"
-        if r.confidence < MIN_CONFIDENCE:
+        if r.confidence < self.min_confidence:
             return ("LOW_CONFIDENCE", f"the camera agrees ({read}) but with confidence "
-                    f"{r.confidence:.2f} < {MIN_CONFIDENCE:.2f}")
+                    f"{r.confidence:.2f} < {self.min_confidence:.2f}")
         return None
 
     # ----- state changes --------------------------------------------------------------------
