@@ -109,14 +109,22 @@ def detect_landing_area(image: np.ndarray) -> np.ndarray:
     tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, np.ones((9, 9), np.uint8))
     _, mask = cv2.threshold(tophat, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     frame_area = image.shape[0] * image.shape[1]
     best = None
-    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:10]:
-        quad = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
-        if len(quad) == 4 and cv2.isContourConvex(quad) and \
-                0.1 * frame_area < cv2.contourArea(quad) < 0.95 * frame_area:
-            best = quad.reshape(4, 2).astype(np.float32)
+    # The outline may be broken where a chip or die lies on it: take the line piece with the
+    # widest extent, its convex hull, and simplify that to four corners.
+    for c in sorted(contours, key=lambda c: cv2.contourArea(cv2.convexHull(c)),
+                    reverse=True)[:3]:
+        hull = cv2.convexHull(c)
+        if not 0.1 * frame_area < cv2.contourArea(hull) < 0.95 * frame_area:
+            continue
+        for eps in (0.01, 0.02, 0.03, 0.05):
+            quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+            if len(quad) == 4:
+                best = quad.reshape(4, 2).astype(np.float32)
+                break
+        if best is not None:
             break
     if best is None:
         raise CalibrationError("image", "no landing-area outline found; give --corners")

@@ -67,18 +67,19 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     image = _as_bgr(image)
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration)
-    w_mm, h_mm = calibration.landing_area_mm
     die_mm = calibration.die_mm
     kinds = [(b, b.kind(die_mm)) for b in blobs]
-    near = [(b, k) for b, k in kinds if k != "other"]
+    # Leaning or stacked dice only matter on the landing area; pieces of chips and cards
+    # around it can take those shapes (a die off the area is reported as such anyway).
+    near = [(b, k) for b, k in kinds if k == "die" or
+            (k != "other" and _inside(b, calibration))]
     detail = {"blobs": [(k, [round(v, 1) for v in b.centre_mm]) for b, k in near]}
     if any(k == "cluster" for _, k in near):
         return no_decision("dice", "overlap", **detail)
     if any(k == "cocked" for _, k in near):
         return no_decision("dice", "cocked", **detail)
     dice = [b for b, k in near if k == "die"]
-    outside = [b for b in dice if not (0 <= b.centre_mm[0] <= w_mm and
-                                       0 <= b.centre_mm[1] <= h_mm)]
+    outside = [b for b in dice if not _inside(b, calibration)]
     if outside:
         return no_decision("dice", "out_of_area", **detail)
     if len(dice) != 2:
@@ -92,6 +93,12 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     values = sorted(int(v) for v, _ in faces)  # type: ignore[arg-type]
     return Reading("dice", values=(values[0], values[1]), confidence=min(1.0, confidence),
                    detail=detail)
+
+
+def _inside(blob: Blob, calibration: DiceCalibration, margin: float = 0.0) -> bool:
+    """Is the blob's centre on the landing area (grown by `margin` mm)?"""
+    (x, y), (w, h) = blob.centre_mm, calibration.landing_area_mm
+    return -margin <= x <= w + margin and -margin <= y <= h + margin
 
 
 # ---------------------------------------------------------------- segmentation

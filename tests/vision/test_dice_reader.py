@@ -1,0 +1,115 @@
+"""The real dice reader on generated frames: values equal the labels, no-decision cases give
+the right reason, distractors and nuisances never produce a wrong value."""
+import numpy as np
+import pytest
+
+from services.vision.dice import calibration as cal
+from services.vision.dice.reader import read_dice, score_face
+from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
+from services.vision.synth import nuisances as nz
+from services.vision.synth.dice_scene import NO_DECISION_REASONS
+from tests.vision.conftest import dice_frame
+
+import cv2
+
+
+def _read(img, label):
+    return read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
+
+
+def test_clean_frames_read_exactly():
+    for i in range(30):
+        img, label = dice_frame(i)
+        r = _read(img, label)
+        assert not r.no_decision, (i, r.reason, r.detail)
+        assert list(r.values) == label["values"], (i, r.detail)
+        assert 0 < r.confidence <= 1
+
+
+@pytest.mark.parametrize("reason", NO_DECISION_REASONS)
+def test_each_no_decision_case_gives_its_reason(reason):
+    right = 0
+    for i in range(12):
+        img, label = dice_frame(100 + i, reason)
+        r = _read(img, label)
+        assert r.no_decision, (reason, i, r.values)  # never a guess
+        right += r.reason == reason
+    # Leaning and stacked dice can look alike from above; the reason must still be right for
+    # nearly all (the evaluation reports the confusion).
+    assert right >= 10, (reason, right)
+
+
+def test_distractors_do_not_change_the_reading():
+    """Frames rich in chips, cards, the stick and dots on the felt still read right."""
+    seen = set()
+    for i in range(60):
+        img, label = dice_frame(300 + i)
+        if not label["distractors"]:
+            continue
+        seen.update(label["distractors"])
+        r = _read(img, label)
+        assert r.no_decision or list(r.values) == label["values"], (i, r.values, label)
+        assert not r.no_decision, (i, r.reason, label["distractors"])
+    assert {"chip", "card", "stick", "dots"} <= seen
+
+
+def test_glare_and_all_nuisances_never_give_a_wrong_value():
+    decided = 0
+    for i in range(60):
+        rng = np.random.default_rng([77, i])
+        img, label = dice_frame(500 + i, nuisances=nz.pick(rng, nz.NUISANCES, 0.6))
+        r = _read(img, label)
+        if not r.no_decision:
+            decided += 1
+            assert list(r.values) == label["values"], (i, label["nuisances"])
+    assert decided >= 54  # and most are read (the benchmark measures the exact rate)
+
+
+def _face(value: int, highlight: tuple[int, int] | None = None) -> np.ndarray:
+    """A flat rendered face patch, 48 px, red with white pips."""
+    patch = np.full((48, 48, 3), (45, 40, 190), np.uint8)
+    for gx, gy in LAYOUT[value]:
+        c = (int(24 + gx * PIP_OFFSET * 48), int(24 + gy * PIP_OFFSET * 48))
+        cv2.circle(patch, c, int(PIP_RADIUS * 48), (235, 235, 235), -1, cv2.LINE_AA)
+    if highlight:  # a lamp reflection: white added to the body, soft and elongated
+        glow = np.zeros((48, 48), np.float32)
+        cv2.ellipse(glow, highlight, (9, 3), 30, 0, 360, 1.0, -1)
+        glow = cv2.GaussianBlur(glow, (5, 5), 0)
+        patch = np.clip(patch + 80 * glow[..., None], 0, 255).astype(np.uint8)
+    return patch
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_score_face_reads_every_value_and_quarter_turns(value):
+    patch = _face(value)
+    for k in range(4):
+        v, margin = score_face(np.ascontiguousarray(np.rot90(patch, k)))
+        assert v == value and margin > 0.5
+
+
+def test_a_reflection_on_an_empty_cell_is_not_a_pip():
+    v, margin = score_face(_face(4, highlight=(24, 24)))  # where the 5's centre pip would be
+    assert v == 4 and margin > 0.3
+
+
+def test_blank_face_is_unreadable():
+    assert score_face(np.full((48, 48, 3), (45, 40, 190), np.uint8))[0] is None
+
+
+def test_empty_frame_and_grey_input():
+    with pytest.raises(ValueError, match="image: empty frame"):
+        read_dice(np.zeros((0, 0, 3), np.uint8), cal.synth_default())
+    img, label = dice_frame(1)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    r = read_dice(grey, cal.DiceCalibration.from_json(label["calibration"]))
+    assert r.no_decision or list(r.values) == label["values"]
+
+
+def test_no_dice_on_an_empty_table():
+    img, label = dice_frame(2, "single_die")
+    # paint over the one die with the felt colour around it: nothing left to read
+    r = _read(img, label)
+    assert r.reason == "single_die"
+    felt = np.median(img[200:260, 300:340].reshape(-1, 3), axis=0).astype(np.uint8)
+    empty = np.full_like(img, felt)
+    assert _read(empty, label).reason == "no_dice"
