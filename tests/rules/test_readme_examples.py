@@ -1,0 +1,35 @@
+"""Every request example in services/rules/README.md settles: the documentation cannot drift."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from services.rules.api import settle_request
+
+README = Path(__file__).resolve().parents[2] / "services" / "rules" / "README.md"
+
+
+def examples() -> list[dict]:
+    found = []
+    for block in re.findall(r"```json\n(.*?)```", README.read_text(), re.S):
+        for text in (block, *block.strip().splitlines()):  # one object, or JSON Lines
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(obj, dict) and "game" in obj and "ok" not in obj:
+                found.append(obj)
+    return found
+
+
+def test_the_readme_shows_every_game():
+    games = {e["game"] for e in examples()}
+    assert {"roulette", "craps", "baccarat", "blackjack", "poker", "trente_quarante"} <= games
+
+
+@pytest.mark.parametrize("request_", examples(), ids=lambda r: f"{r['game']}-{r.get('profile')}")
+def test_readme_example_settles_with_rule_references(request_):
+    out = settle_request(request_)
+    assert out["ok"], out.get("errors")
+    assert json.dumps(out).count("seed 0") >= 1
