@@ -114,6 +114,14 @@ def _load_games(profile_id: str, only: tuple[str, ...]) -> tuple[list[Game], boo
     return games, ok
 
 
+def _exact(edge: Fraction | float) -> str:
+    """The exact fraction when it is short enough to read; --json always carries it whole."""
+    if not isinstance(edge, Fraction):
+        return "-"
+    text = str(edge)
+    return text if len(text) <= 24 else "exact (see --json)"
+
+
 def _percent(edge: Fraction | float) -> str:
     return f"{float(edge) * 100:+.4f} %"
 
@@ -121,7 +129,7 @@ def _percent(edge: Fraction | float) -> str:
 def _table(rows: list[EdgeRow]) -> str:
     head = ("game", "variant", "bet", "house edge", "exact", "method", "rule", "")
     body = [(r.game, r.variant, r.bet, _percent(r.edge),
-             str(r.edge) if isinstance(r.edge, Fraction) else "-", r.method, str(r.rule),
+             _exact(r.edge), r.method, str(r.rule),
              f"<-- {FLAG}" if r.flagged else "") for r in rows]
     widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()

@@ -36,12 +36,14 @@ class EdgeRow:
     method: str              # "exact enumeration", "simulation, 95% CI ±0.05%", ...
     rule: RuleRef
     note: str = ""
+    fair_by_design: bool = False  # e.g. craps odds («gabela»), paid at true odds on purpose
 
     @property
     def flagged(self) -> bool:
         """Zero or negative edge: a fair or player-favoured bet — the operator should check
-        the printed pay table (e.g. seed 000's craps "Juego de 7 5 : 1", domain.md A-27)."""
-        return self.edge <= 0
+        the printed pay table (e.g. seed 000's craps "Juego de 7 5 : 1", domain.md A-27).
+        A bet the seed means to be fair (fair_by_design) is not flagged at zero."""
+        return self.edge < 0 or (self.edge == 0 and not self.fair_by_design)
 
     def to_dict(self) -> dict[str, Any]:
         exact = isinstance(self.edge, Fraction)
@@ -49,7 +51,7 @@ class EdgeRow:
             "game": self.game, "variant": self.variant, "bet": self.bet,
             "edge": float(self.edge), "edge_exact": str(self.edge) if exact else None,
             "method": self.method, "rule": str(self.rule), "flagged": self.flagged,
-            "note": self.note,
+            "fair_by_design": self.fair_by_design, "note": self.note,
         }
 
 

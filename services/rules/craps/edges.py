@@ -133,6 +133,7 @@ def edges(profile: Profile) -> list[EdgeRow]:
             continue
         one_roll = bet.kind in ONE_ROLL
         rows.append(EdgeRow("craps", "craps, mini_craps", label, edge,
-                            SINGLE if one_roll else MULTI, rule, _note(profile, bet.kind, edge)))
+                            SINGLE if one_roll else MULTI, rule, _note(profile, bet.kind, edge),
+                            fair_by_design=bet.kind in FAIR))
     return rows
 

@@ -56,7 +56,9 @@ def test_every_edge_matches_the_hand_derivation(profile):
     for bet, want in EXPECTED[profile].items():
         assert rows[bet].edge == want, bet
         assert isinstance(rows[bet].edge, F)
-        assert rows[bet].flagged == (want <= 0)
+        fair_odds = bet.startswith(("odds ", "dont_odds "))  # true odds, meant to be fair
+        assert rows[bet].fair_by_design == fair_odds
+        assert rows[bet].flagged == (want < 0 or (want == 0 and not fair_odds))
         assert rows[bet].method == (SINGLE if bet in ("field", "eleven", "horn", "any_craps",
                                                       "under_7", "over_7", "any_seven",
                                                       "craps_2", "craps_3", "craps_12")
