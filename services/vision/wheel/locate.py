@@ -130,7 +130,7 @@ def _robust_harmonics(r: np.ndarray) -> np.ndarray:
 
 
 def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,
-                   width: float) -> tuple[Ellipse, float] | None:
+                   width: float, outermost: bool = True) -> tuple[Ellipse, float] | None:
     """Refit the rotor edge searching radii lo..hi (in units of the guess). Returns the
     ellipse and the fraction of directions that agreed with it."""
     rs = np.linspace(lo - width, hi + width, n).astype(np.float32)
@@ -144,7 +144,11 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     peak = np.zeros(step.shape, bool)
     peak[:, 1:-1] = (step[:, 1:-1] >= step[:, :-2]) & (step[:, 1:-1] >= step[:, 2:])
     cand = peak & (step >= 0.6 * best) & (best > 0)
-    i = idx[len(idx) - 1 - np.argmax(cand[:, ::-1], 1)]  # outermost strong edge
+    # From a poor guess, circles of the bowl cut the sampling circle obliquely and look
+    # busy too: take the strongest edge then. Near the rotor, the outermost strong one
+    # (the number ring's inner side can be nearly as strong as its outer edge).
+    i = idx[len(idx) - 1 - np.argmax(cand[:, ::-1], 1)] if outermost else \
+        idx[np.argmax(step, 1)]
     inl = _robust_harmonics(rs[i] * guess.radius) & cand.any(1)
     if inl.sum() < 20:
         return None
@@ -158,7 +162,17 @@ def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
     r0 = ring_radius(img, (cx, cy))
     if r0 is None:
         return None
-    found = fit_rotor_edge(img, Ellipse(cx, cy, r0, r0, 0.0), 0.7, 1.35, 60, 0.08)
+    start = Ellipse(cx, cy, r0, r0, 0.0)
+    best = _refine(img, start, outermost=True)
+    if best is None or best[1] < 0.85:  # poor agreement: try the other first-pass rule
+        other = _refine(img, start, outermost=False)
+        if other is not None and (best is None or other[1] > best[1]):
+            best = other
+    return best
+
+
+def _refine(img: np.ndarray, start: Ellipse, outermost: bool) -> tuple[Ellipse, float] | None:
+    found = fit_rotor_edge(img, start, 0.7, 1.35, 60, 0.08, outermost)
     if found is None:
         return None
     if found[1] < 0.9:  # a tilted wheel is far from the first circle guess: look again

@@ -196,21 +196,47 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(int(k) for k in ks[keep])
 
 
+SECTORS = 12                     # local phase measured per 30 degrees ...
+SHIFTS = np.arange(-14, 15)      # ... over +-7 degrees (in 0.5 degree bins)
+
+
+def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
+                 layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
+    """(sector centre angles, local phase shift) in radians: per sector, the shift of the
+    colour template (placed at `zero`) that matches the ring best there. A tilted camera
+    bends pocket angles by several degrees around the wheel; this measures the bend from
+    the whole pattern, which a white number printed in a segment cannot fool."""
+    t_red, t_green = templates(layout)
+    base = int(round(zero * BINS / 360 - 0.5))
+    scores = np.empty((len(SHIFTS), SECTORS))
+    for i, d in enumerate(SHIFTS):
+        prod = red * np.roll(t_red, base + d) + GREEN_WEIGHT * green * np.roll(t_green, base + d)
+        scores[i] = prod.reshape(SECTORS, -1).sum(1)
+    j = np.clip(np.argmax(scores, 0), 1, len(SHIFTS) - 2)
+    cols = np.arange(SECTORS)
+    y0, y1, y2 = scores[j - 1, cols], scores[j, cols], scores[j + 1, cols]
+    den = y0 - 2 * y1 + y2
+    frac = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)
+    shift = (SHIFTS[j] + frac) * (2 * np.pi / BINS)
+    centres = (cols + 0.5) * (2 * np.pi / SECTORS)
+    return centres, shift
+
+
 def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReading | None:
     """The rotor's orientation and bend, or None when too few boundaries are visible.
-    Two passes: boundaries searched around the unbent phase, the bend fitted to the
-    unambiguous ones; then all searched again, closer, around the bent prediction."""
+    The bend is first measured sector by sector from the colour pattern, then every
+    red/black boundary is located close to where that draft puts it, and the bend refitted
+    to them (see module doc)."""
     red, green = ring_signals(img, ell)
     zero, score, margin = phase(red, green, layout)
-    ks, _ = _measurable(layout)
-    found, single = boundary_angles(red, zero + (ks + 0.5) * layout.pitch, layout, 0.4)
-    first = fit_warp({k: found[k] for k in single} if len(single) >= 2 * MIN_BOUNDARIES
-                     else found, zero, layout)
-    if first is None:
+    centres, shift = local_shifts(red, green, zero, layout)
+    draft = robust_fit(centres + shift, shift, (0.06, 0.04), 6)
+    if draft is None:
         return None
-    draft = RotorReading(layout, zero, score, margin, first[0], 0, first[1])
-    found, _ = boundary_angles(red, draft.angle_of(ks + 0.5, np.full(len(ks), RING_R)),
-                               layout, 0.2)
+    ks, _ = _measurable(layout)
+    rough = RotorReading(layout, zero, score, margin, draft[0], 0, 0.0)
+    found, _ = boundary_angles(red, rough.angle_of(ks + 0.5, np.full(len(ks), RING_R)),
+                               layout, 0.25)
     fitted = fit_warp(found, zero, layout)
     if fitted is None:
         return None
