@@ -170,6 +170,8 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
 def _reference(strip: Strip, col: int, half: int) -> float:
     """Bright-minus-dark of the expected wheel within `half` columns of `col`."""
     cols = np.arange(col - half, col + half + 1) % strip.values.shape[1]
-    expected = (strip.values - strip.residual)[:, cols]
+    # what the wheel should look like there, as a camera could show it (no brighter than
+    # white: the lighting model may overshoot where a lamp saturates the picture)
+    expected = np.clip((strip.values - strip.residual)[:, cols], 0, 255)
     lo, hi = np.percentile(expected, [30, 97])
     return float(hi - lo)
