@@ -23,6 +23,7 @@ from services.vision.wheel.harmonics import evaluate, robust_fit
 VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
 VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)  # 60..204 px at full size
 N_DIRS = 120                 # directions sampled around the centre
+ROTOR_SIZE = (0.12, 0.48)    # rotor radius as a fraction of the frame's smaller side
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
 
@@ -168,7 +169,16 @@ def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
         other = _refine(img, start, outermost=False)
         if other is not None and (best is None or other[1] > best[1]):
             best = other
-    return best
+    return best if best is not None and plausible(best[0], img.shape) else None
+
+
+def plausible(ell: Ellipse, shape: tuple[int, ...]) -> bool:
+    """A rotor a CCTV camera over a wheel can show: centre in the frame, a radius of 12-48 %
+    of the frame's smaller side, seen no more than ~50 degrees off the vertical."""
+    h, w = shape[:2]
+    side = min(h, w)
+    return (0 <= ell.cx < w and 0 <= ell.cy < h and ROTOR_SIZE[0] * side <= ell.radius
+            <= ROTOR_SIZE[1] * side and min(ell.a, ell.b) >= 0.6 * max(ell.a, ell.b))
 
 
 def _refine(img: np.ndarray, start: Ellipse, outermost: bool) -> tuple[Ellipse, float] | None:

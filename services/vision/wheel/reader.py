@@ -23,17 +23,22 @@ from services.vision.wheel.strips import (BOWL_COLS, CELL, PER_POCKET, Spot, Str
 
 # Is there a wheel, and can its pockets be told apart? (clean frames: score ~0.5,
 # margin ~0.2, 30+ boundaries, residual ~0.2 degrees)
-ROTOR_SCORE_MIN = 0.2
+ROTOR_SCORE_MIN = 0.25
 ROTOR_MARGIN_MIN = 0.06
 BOUNDARIES_MIN = 20
 WARP_RESIDUAL_MAX = 0.8      # degrees
-EDGE_AGREEMENT_MIN = 0.5     # fraction of directions that agree on the rotor's edge
+EDGE_AGREEMENT_MIN = 0.75    # fraction of directions that agree on the rotor's edge
 # What a ball at rest looks like in a strip (areas in ball areas, contrast in noise units)
 BALL_AREA = (0.45, 1.7)
 BALL_ELONGATION_MAX = 1.6
 BALL_CONTRAST_MIN = 4.5      # above the strip's noise
 BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.0-2.0)
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
+# Off the rotor (only the reason depends on it): the tracks' bright deflectors set a high
+# reference, so a ball there is judged against a lower bar
+BOWL_WHITENESS_MIN = 0.35
+DEFLECTOR_ZONE = 1.225       # lower track (deflectors) inside this radius, ball track outside
+TRACK_EDGE = 1.42            # the rim
 FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
 GLARE_AREA_MIN = 1.8         # a lamp's reflection: bigger than the ball, round, near white
 GLARE_PEAK_MIN = 110.0       # grey levels above the expected pocket ring
@@ -66,9 +71,9 @@ def _check_frame(frame) -> None:
         raise ValueError(f"frame: expected a BGR image (H x W x 3, uint8), got {got}")
 
 
-def _ball_like(s: Spot) -> bool:
+def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
     return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
-            and s.contrast >= BALL_CONTRAST_MIN and s.whiteness >= BALL_WHITENESS_MIN
+            and s.contrast >= BALL_CONTRAST_MIN and s.whiteness >= whiteness_min
             and not s.edge)
 
 
@@ -113,11 +118,13 @@ def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
 def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:
     """No ball at rest in the pocket ring: say where it is, or what hides it."""
     bowl = bowl_strip(frame, ell, rotor)
-    on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0) if _ball_like(s)]
+    on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
+                                r_range=(NOMINAL.lower_in, TRACK_EDGE))
+               if _ball_like(s, BOWL_WHITENESS_MIN)]
     if on_bowl:
         b = on_bowl[0]
         geo = _geometry(layout, ell, rotor, bowl, b)
-        reason = R.BALL_ON_DEFLECTOR if b.r < NOMINAL.track_in else R.BALL_ON_TRACK
+        reason = R.BALL_ON_DEFLECTOR if b.r < DEFLECTOR_ZONE else R.BALL_ON_TRACK
         return _no(layout, reason, ell, **geo)
     geo = _geometry(layout, ell, rotor, None, None)
     big = [s for s in spots(strip, PER_POCKET, layout.n) if s.area >= GLARE_AREA_MIN]

@@ -24,7 +24,7 @@ from services.vision.wheel.rotor import RotorReading
 CELL = 0.008                                   # rotor radii per row (and ~per column)
 PER_POCKET = 16                                # columns per pocket in the pocket strip
 POCKET_ROWS = np.arange(0.62, 0.885, CELL)     # pocket ring with a margin on both sides
-BOWL_ROWS = np.arange(1.02, 1.40, CELL)        # lower track and ball track
+BOWL_ROWS = np.arange(1.02, 1.468, CELL)       # lower track and ball track, up to the rim
 BOWL_COLS = 900                                # 0.4 degree: ~CELL at the track
 BOWL_REPEATS = 4                               # a quarter turn holds one deflector of each kind
 BOWL_GAIN_BLOCKS = 36                          # 10 degrees
@@ -34,6 +34,10 @@ BOWL_GAIN_BLOCKS = 36                          # 10 degrees
 class Strip:
     values: np.ndarray     # rows (radius) x columns (around), whiteness, float32
     residual: np.ndarray   # values minus the expected repeating pattern
+    bright: np.ndarray     # what the spots are looked for in: the residual, or for the
+                           # bowl the values minus the brightest expected value within 3 rows
+                           # (the rim and track edges are circles the perspective may shift
+                           # by a cell; seen a row aside they would leave long bright lines)
     rows: np.ndarray       # radius of each row, rotor radii
     positions: np.ndarray  # position of each column: pockets (pocket strip) or degrees (bowl)
     mx: np.ndarray         # frame coordinates of every cell, for drawing evidence
@@ -66,13 +70,25 @@ def smooth_gain(values: np.ndarray, blocks: int) -> np.ndarray:
     return np.maximum(evaluate(coef, tc), 1.0).astype(np.float32)[None, :]
 
 
-def repeat_residual(values: np.ndarray, repeats: int, gain_blocks: int) -> np.ndarray:
-    """values minus (median over the repeats of the lighting-normalised pattern) x lighting."""
+def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.ndarray:
+    """Median over the repeats of the lighting-normalised pattern, times the lighting."""
     rows, cols = values.shape
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
-    expected = np.tile(_median_axis1(norm), (1, repeats)) * gain
-    return values - expected
+    return np.tile(_median_axis1(norm), (1, repeats)) * gain
+
+
+_ROW_NEIGHBOURS = np.ones((7, 1), np.uint8)  # +-3 rows: the perspective moves circles ~2%
+
+
+def _strip(values, repeats, gain_blocks, rows, positions, mx, my, radial_slack: bool) -> Strip:
+    """A pocket strip must not get slack across columns: a ball on a fret would lose the
+    part over the fret and seem to sit beside it."""
+    expected = expected_pattern(values, repeats, gain_blocks)
+    residual = values - expected
+    bright = values - cv2.dilate(expected, _ROW_NEIGHBOURS, borderType=cv2.BORDER_REPLICATE) \
+        if radial_slack else residual
+    return Strip(values, residual, bright, rows, positions, mx, my)
 
 
 def _sample(frame: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
@@ -89,7 +105,7 @@ def pocket_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     r = np.repeat(POCKET_ROWS[:, None], len(pos), 1)
     theta = rotor.angle_grid(pos, POCKET_ROWS)
     vals, mx, my = _sample(frame, ell, theta, r)
-    return Strip(vals, repeat_residual(vals, n, n), POCKET_ROWS, pos, mx, my)
+    return _strip(vals, n, n, POCKET_ROWS, pos, mx, my, radial_slack=False)
 
 
 def bowl_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
@@ -97,8 +113,7 @@ def bowl_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     r = np.repeat(BOWL_ROWS[:, None], BOWL_COLS, 1)
     theta = rotor.angle_grid(deg / rotor.layout.pitch, BOWL_ROWS)
     vals, mx, my = _sample(frame, ell, theta, r)
-    return Strip(vals, repeat_residual(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS), BOWL_ROWS, deg,
-                 mx, my)
+    return _strip(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS, BOWL_ROWS, deg, mx, my, radial_slack=True)
 
 
 @dataclass(frozen=True)
@@ -108,7 +123,7 @@ class Spot:
     row: float
     position: float   # pockets (pocket strip) or degrees (bowl strip), wrapped
     r: float          # rotor radii
-    peak: float       # residual at the peak, grey levels
+    peak: float       # brightness above the wheel at the peak, grey levels
     contrast: float   # peak / noise level of the strip
     area: float       # cells above half the peak, in ball areas
     elongation: float  # major / minor axis of that region
@@ -126,18 +141,21 @@ class Spot:
 BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 
-def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4) -> list[Spot]:
+def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
+          r_range: tuple[float, float] = (0.0, 9.0)) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
-    (per pocket or per degree); `period`: positions wrap at this value (n or 360)."""
-    res = strip.residual
+    (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
+    only at radii within `r_range`."""
+    res = strip.bright
     cols = res.shape[1]
     pad = 24
     padded = np.concatenate([res[:, -pad:], res, res[:, :pad]], 1)
     sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
-    noise = max(float(np.median(np.abs(res))) * 1.48, 2.0)
+    noise = max(float(np.median(np.abs(strip.residual))) * 1.48, 2.0)
     peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise) & (sm > 12)
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
+    peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-sm[ys, xs])[:max_spots]
     return [_spot(strip, sm, int(xs[i]), int(ys[i]), pad, per_unit, period, noise)

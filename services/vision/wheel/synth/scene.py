@@ -7,7 +7,7 @@ hidden by glare or a hand). `case="no_wheel"` renders the table without a wheel.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -93,10 +93,10 @@ def _plane_to_image(shot: Shot) -> tuple[tuple[float, ...], ...] | None:
 
 def render_shot(shot: Shot, case: str, rotor_angle: float, blur: float, ball: Ball | None,
                 pocket: str | None, rng: np.random.Generator,
-                photometric_rng: np.random.Generator) -> tuple[np.ndarray, WheelLabel]:
+                photometric: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, WheelLabel]:
+    """One frame of a shot; `photometric` applies the camera's photometric nuisances."""
     img, ball_xy = compose.frame(shot, rotor_angle, blur, ball, EFFECTS.get(case), rng)
-    img = nz.apply(img, photometric_rng, shot.nuisances)
-    return img, label_for(shot, case, pocket, rotor_angle, ball_xy)
+    return photometric(img), label_for(shot, case, pocket, rotor_angle, ball_xy)
 
 
 def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
@@ -112,13 +112,16 @@ def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
     """
     layout = get_layout(variant)
     names = tuple(nz.check(nuisances))
-    wheel_style = pick_style(rng, style)
+    wheel_style = pick_style(rng, style, with_deflectors=case == R.BALL_ON_DEFLECTOR)
     case = choose_case(rng, wheel_style, pocket_rate) if case is None else case
     _check_case(case, wheel_style)
+    def photometric(img: np.ndarray) -> np.ndarray:
+        return nz.apply(img, rng, names)
+
     if case == R.NO_WHEEL:
         shot = make_shot(rng, layout.variant, None, names)
-        return render_shot(shot, case, 0.0, 0.0, None, None, rng, rng)
+        return render_shot(shot, case, 0.0, 0.0, None, None, rng, photometric)
     shot = make_shot(rng, layout.variant, wheel_style, names)
     angle = float(rng.uniform(0, 360))
     ball, pocket = place(rng, case, wheel_style, layout, angle)
-    return render_shot(shot, case, angle, rotor_blur(rng, case), ball, pocket, rng, rng)
+    return render_shot(shot, case, angle, rotor_blur(rng, case), ball, pocket, rng, photometric)

@@ -69,17 +69,20 @@ def jittered(style: WheelStyle, rng: np.random.Generator) -> WheelStyle:
     colours = {f: _jitter_colour(rng, getattr(style, f), 0.12)
                for f in ("bowl", "track", "lower", "red", "black", "green", "cone", "plain")}
     b = style.bands
-    k = rng.uniform(0.97, 1.03)
+    k = rng.uniform(0.985, 1.015)
     bands = replace(b, numbers_in=b.numbers_in * rng.uniform(0.98, 1.02),
                     pockets_in=b.pockets_in * rng.uniform(0.97, 1.03),
                     track_in=b.track_in * k, track_out=b.track_out * k, bowl=b.bowl * k)
     return replace(style, bands=bands, **colours)
 
 
-def pick_style(rng: np.random.Generator, name: str | None = None) -> WheelStyle:
-    """A named style (ValueError naming `style` if unknown) or a random one, jittered."""
+def pick_style(rng: np.random.Generator, name: str | None = None,
+               with_deflectors: bool = False) -> WheelStyle:
+    """A named style (ValueError naming `style` if unknown) or a random one (among those
+    with deflectors if asked), jittered."""
     if name is None:
-        name = list(STYLES)[int(rng.integers(len(STYLES)))]
+        names = [n for n, s in STYLES.items() if s.deflectors or not with_deflectors]
+        name = names[int(rng.integers(len(names)))]
     if name not in STYLES:
         raise ValueError(f"style: unknown wheel style {name!r}; known: {', '.join(STYLES)}")
     return jittered(STYLES[name], rng)
