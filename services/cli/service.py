@@ -58,12 +58,14 @@ def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: 
               help="Where evidence images are kept (default: var/evidence).")
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Readings below this go to surveillance even when they agree.")
+@click.option("--calibrations", type=click.Path(path_type=Path), default=None,
+              help="Folder of per-camera calibrations <camera_id>.json (default: var/calibrations).")
 def vision(bootstrap: str, status_port: int, log_file: Path | None,
-           evidence_dir: Path | None, min_confidence: float) -> None:
+           evidence_dir: Path | None, min_confidence: float, calibrations: Path | None) -> None:
     """Reads camera frames, checks each dealer result against them, requests verifications."""
     from services.vision.service.app import main
     setup_logging("vision-service", log_file)
     settings = Settings.from_env(bootstrap)
     asyncio.run(main(settings, evidence_dir or settings.var_dir / "evidence",
                      status_port=status_port, min_confidence=min_confidence,
-                     on_ready=_announce("vision-service")))
+                     calibrations=calibrations, on_ready=_announce("vision-service")))

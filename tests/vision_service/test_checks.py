@@ -92,3 +92,33 @@ def test_rebuilt_check_decides_the_same():
 def test_dice_results_compare_regardless_of_order():
     assert result_text(Reading(kind="dice", values=(5, 3), confidence=0.9)) == "3-5"
     assert result_text(Reading(kind="dice", no_decision=True, reason="cocked", confidence=0)) is None
+
+
+def test_a_camera_calibration_file_is_used_for_that_camera(tmp_path):
+    """The service reads each camera with its own saved calibration when there is one."""
+    import cv2
+    import numpy as np
+
+    from services.vision import wheel
+    from services.vision.service.readers import read_frame
+
+    image, label = wheel.render_wheel_scene(np.random.default_rng(4242), "european", case="pocket")
+    wheel.save(wheel.calibrate_wheel(image, "european"), tmp_path / "CAM-1.json")
+    data = cv2.imencode(".png", image)[1].tobytes()
+    frame = frame_data = FrameCapturedData(camera_id="CAM-1", table_id="RUL-01", kind="wheel",
+                                           variant="european", uri="x", captured_at=DECLARED)
+    with_cal, _ = read_frame(data, frame, tmp_path)
+    without, _ = read_frame(data, frame_data.model_copy(update={"camera_id": "CAM-2"}), tmp_path)
+    assert with_cal.pocket == without.pocket == label.pocket
+    (tmp_path / "CAM-1.json").write_text("{not a calibration")  # proves the file is read
+    with pytest.raises(Exception):
+        read_frame(data, frame, tmp_path)
+
+
+def test_an_undecodable_frame_is_a_no_decision_not_a_crash():
+    from services.vision.service.readers import read_frame
+
+    frame = FrameCapturedData(camera_id="CAM-1", table_id="RUL-01", kind="dice", uri="x",
+                              captured_at=DECLARED)
+    reading, _ = read_frame(b"\x89PNG broken", frame)
+    assert reading.no_decision and "decodable" in reading.reason

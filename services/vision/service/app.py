@@ -29,8 +29,9 @@ SERVICE = "vision-service"
 
 class VisionService:
     def __init__(self, bus: Bus, evidence: EvidenceStore,
-                 min_confidence: float = MIN_CONFIDENCE) -> None:
+                 min_confidence: float = MIN_CONFIDENCE, calibrations: Path | None = None) -> None:
         self.bus, self.evidence, self.min_confidence = bus, evidence, min_confidence
+        self.calibrations = calibrations
         self.checks: dict[str, RoundCheck] = {}
         self._outbox: list[Event] = []
         self._lock = asyncio.Lock()
@@ -74,7 +75,7 @@ class VisionService:
             return  # camera status changes are for the dashboard
         frame = message.payload
         data = await asyncio.to_thread(_load, frame.uri)
-        reading, ms = await asyncio.to_thread(read_frame, data, frame)
+        reading, ms = await asyncio.to_thread(read_frame, data, frame, self.calibrations)
         digest, path = self.evidence.put(data) if data else ("0" * 64, Path(frame.uri))
         result = ResultReadData(table_id=frame.table_id, camera_id=frame.camera_id,
                                 frame_uri=frame.uri, reading=reading, evidence_sha256=digest,
@@ -105,8 +106,10 @@ def _load(uri: str) -> bytes:
 
 async def main(settings: Settings, evidence_dir: Path, *, status_port: int = 0,
                stop: asyncio.Event | None = None, min_confidence: float = MIN_CONFIDENCE,
+               calibrations: Path | None = None,
                on_ready: Callable[[str], None] | None = None) -> None:
     bus = Bus(settings, SERVICE)
-    service = VisionService(bus, EvidenceStore(evidence_dir), min_confidence)
+    service = VisionService(bus, EvidenceStore(evidence_dir), min_confidence,
+                            calibrations or settings.var_dir / "calibrations")
     await run_service(bus, prepare=service.rebuild, status=service.status,
                       status_port=status_port, stop=stop, on_ready=on_ready)
