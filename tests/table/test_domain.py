@@ -133,3 +133,12 @@ def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     assert finished[-1].payload.wagered.amount == 2000
     assert finished[-1].sequence == events[-1].sequence
     assert survivor.handle(spin) == []
+
+
+def test_close_table_after_the_round_and_nothing_after_that(table):
+    table.handle(cmd(CloseBets))
+    table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="1")))
+    [closed] = table.handle(cmd(CloseTable))
+    assert closed.event_type == "TableClosed" and table.closed
+    [refused] = table.handle(cmd(OpenRound))
+    assert isinstance(refused, CommandRejected) and "closed" in refused.payload.reason

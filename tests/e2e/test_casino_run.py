@@ -1,0 +1,74 @@
+"""`casino run` (what `make run` calls) as a person uses it: rounds are played and settled
+within a minute, Ctrl-C stops everything without leaving a process, and a second run carries
+on from the history the first one left."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from deploy.local.broker import free_port
+
+CASINO = [sys.executable, "-m", "services.cli.main"]
+
+
+def settled_rounds(var: Path) -> int:
+    db = var / "projections" / "floor.duckdb"
+    if not db.exists():
+        return 0
+    out = subprocess.run([*CASINO, "report", "tables", "--db", str(db), "--json"],
+                         capture_output=True, text=True)
+    return sum(json.loads(line)["rounds"] for line in out.stdout.splitlines()) if out.returncode == 0 else 0
+
+
+def leftover(var: Path) -> list[str]:
+    """Processes whose command line mentions this run's folder or was started by it."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            env = Path(f"/proc/{pid}/environ").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if str(var) in cmd or f"CASINO_VAR_DIR={var}".encode() in env:
+            found.append(cmd)
+    return found
+
+
+def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
+    """Start `casino run`, wait for `until` settled rounds, press Ctrl-C; (rounds, page)."""
+    env = {**os.environ, "CASINO_VAR_DIR": str(var)}
+    env.pop("KAFKA_BOOTSTRAP_SERVERS", None)
+    proc = subprocess.Popen([*CASINO, "run", "--rate", "2", "--dashboard-port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while (n := settled_rounds(var)) < until:
+            assert proc.poll() is None, proc.stdout.read()
+            assert time.monotonic() < deadline, f"only {n} rounds settled in 90 s"
+            time.sleep(2)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out
+    assert "Stopping the floor" in out and "floor dashboard" in out
+    return n, page
+
+
+def test_make_run_plays_rounds_stops_cleanly_and_resumes(tmp_path):
+    var = tmp_path / "var"
+    first, page = run_floor(var, free_port(), until=6)
+    assert "Casino floor — live" in page and "RUL-01" in page and "BOB" in page
+    time.sleep(1)
+    assert leftover(var) == []
+    second, _ = run_floor(var, free_port(), until=first + 6)
+    assert second >= first + 6  # the history of the first run is still there
+    time.sleep(1)
+    assert leftover(var) == []

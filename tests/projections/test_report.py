@@ -1,0 +1,55 @@
+"""The per-table report over a real DuckDB file: time range, hold %, exact money."""
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+
+from contracts.envelope import Actor
+from contracts.money import Money
+from contracts.table import (
+    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
+    RecordSpinData, TableOpenedData,
+)
+from services.projections import store
+from services.projections.projector import apply_events
+from services.projections.report import hold_percent, render_text, table_report
+from services.table.domain import TableSession
+
+T0 = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+
+
+def play(table: TableSession, at: datetime, pocket: str, stakes: list[tuple[str, int]]) -> list:
+    def cmd(cls, **kw):
+        return cls(target_id=table.id, issued_by="t", issued_at=at,
+                   actor=Actor(employee_id="D1", role="dealer"), **kw)
+    events = table.handle(cmd(OpenRound))
+    for i, (number, amount) in enumerate(stakes):
+        events += table.handle(cmd(PlaceBet, payload=PlaceBetData(
+            bet_id=f"{table.id}-{at:%H%M}-{i}", seat=1, player_id="P1",
+            bet=BetSpec(kind="straight", numbers=(number,), stake=Money(amount=amount, currency="BOB")))))
+    events += table.handle(cmd(CloseBets))
+    return events + table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
+
+
+def test_report_counts_rounds_settled_in_the_range_with_exact_hold(tmp_path):
+    t = TableSession("RUL-09")
+    log = t.handle(OpenTable(target_id="RUL-09", issued_by="t", issued_at=T0, payload=TableOpenedData(
+        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log += play(t, T0 + timedelta(minutes=1), "7", [("7", 1000), ("8", 2000)])    # pays 36 000
+    log += play(t, T0 + timedelta(minutes=90), "0", [("7", 3000), ("9", 300)])    # house keeps all
+    with store.connect(tmp_path / "r.duckdb") as con:
+        apply_events(con, log)
+        everything = table_report(con)
+        late = table_report(con, start=T0 + timedelta(hours=1))
+        none = table_report(con, end=T0)
+    [f] = everything
+    assert (f.rounds, f.wagered, f.paid, f.house_win) == (2, 6300, 36_000, -29_700)
+    assert f.hold_pct == Decimal("-471.43")
+    [g] = late
+    assert (g.rounds, g.wagered, g.paid, g.hold_pct) == (1, 3300, 0, Decimal("100.00"))
+    assert none == []
+    assert "RUL-09" in render_text(everything, None, None) and "-297.00 BOB" in render_text(everything, None, None)
+
+
+def test_hold_percent_is_exact_and_half_even():
+    assert hold_percent(1, 8) == Decimal("12.50")
+    assert hold_percent(1, 3) == Decimal("33.33")
+    assert hold_percent(0, 0) is None
