@@ -81,7 +81,7 @@ class WheelCalibration:
                                   "angle": round(e.angle, 3)},
                 "radii_px": self.radii_px(),
                 "homography": [list(row) for row in self.homography],
-                "reprojection_px": round(self.reprojection_px, 4)}
+                "reprojection_px": self.reprojection_px}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "WheelCalibration":

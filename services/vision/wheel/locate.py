@@ -56,7 +56,7 @@ class Ellipse:
     def points(self, theta_deg: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids for arbitrary same-shaped arrays of plane angles (deg) and radii."""
         m = self.to_image()
-        t = np.deg2rad(theta_deg)
+        t = np.deg2rad(theta_deg).astype(np.float32)
         u, v = np.cos(t) * r, np.sin(t) * r
         return ((m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32),
                 (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32))
@@ -73,9 +73,9 @@ class Ellipse:
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     """Where the frame's circular edges agree (full-size pixels)."""
-    small = cv2.resize(img, (img.shape[1] // VOTE_SCALE, img.shape[0] // VOTE_SCALE),
-                       interpolation=cv2.INTER_AREA)
-    g = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    g = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY),
+                   (img.shape[1] // VOTE_SCALE, img.shape[0] // VOTE_SCALE),
+                   interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy)
@@ -124,7 +124,7 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
 def _robust_harmonics(r: np.ndarray) -> np.ndarray:
     """Inliers of r(theta) ~ centre shift + ellipticity (Tukey IRLS with a shrinking scale)."""
     med = float(np.median(r))
-    fit = robust_fit(_TH, r, [c * med for c in (0.3, 0.2, 0.12, 0.08, 0.05, 0.05)], 20)
+    fit = robust_fit(_TH, r, [c * med for c in (0.3, 0.15, 0.08, 0.05)], 20)
     if fit is None:
         return np.zeros(len(r), bool)
     return np.abs(r - evaluate(fit[0], _TH)) < 0.03 * med

@@ -208,10 +208,9 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     the whole pattern, which a white number printed in a segment cannot fool."""
     t_red, t_green = templates(layout)
     base = int(round(zero * BINS / 360 - 0.5))
-    scores = np.empty((len(SHIFTS), SECTORS))
-    for i, d in enumerate(SHIFTS):
-        prod = red * np.roll(t_red, base + d) + GREEN_WEIGHT * green * np.roll(t_green, base + d)
-        scores[i] = prod.reshape(SECTORS, -1).sum(1)
+    idx = (np.arange(BINS)[None, :] - (base + SHIFTS)[:, None]) % BINS  # template moved
+    prod = red[None, :] * t_red[idx] + GREEN_WEIGHT * green[None, :] * t_green[idx]
+    scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
     j = np.clip(np.argmax(scores, 0), 1, len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
     y0, y1, y2 = scores[j - 1, cols], scores[j, cols], scores[j + 1, cols]

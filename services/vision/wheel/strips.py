@@ -172,11 +172,14 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
     _, lab = cv2.connectedComponents(mask, connectivity=8)
     ys, xs = np.nonzero(lab == lab[y, x - x0])
     xs = xs + x0
-    w = sm[ys, xs]
-    cx, cy = float((w * xs).sum() / w.sum()), float((w * ys).sum() / w.sum())
-    cov = np.cov(np.stack([xs, ys]).astype(float), aweights=w) if len(xs) > 2 else np.eye(2)
-    ev = np.linalg.eigvalsh(cov)
-    elong = float(np.sqrt(max(ev[1], 1e-6) / max(ev[0], 1e-6)))
+    w = sm[ys, xs].astype(np.float64)
+    tot = float(w.sum())
+    cx, cy = float((w * xs).sum()) / tot, float((w * ys).sum()) / tot
+    dx, dy = xs - cx, ys - cy
+    sxx, syy, sxy = (float((w * dx * dx).sum()) / tot, float((w * dy * dy).sum()) / tot,
+                     float((w * dx * dy).sum()) / tot)
+    half_tr, disc = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
+    elong = float(np.sqrt(max(half_tr + disc, 1e-6) / max(half_tr - disc, 1e-6)))
     col = cx - pad
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
@@ -190,6 +193,7 @@ def _reference(strip: Strip, col: int, half: int) -> float:
     cols = np.arange(col - half, col + half + 1) % strip.values.shape[1]
     # what the wheel should look like there, as a camera could show it (no brighter than
     # white: the lighting model may overshoot where a lamp saturates the picture)
-    expected = np.clip((strip.values - strip.residual)[:, cols], 0, 255)
-    lo, hi = np.percentile(expected, [30, 97])
-    return float(hi - lo)
+    expected = np.clip((strip.values - strip.residual)[:, cols], 0, 255).ravel()
+    lo, hi = (int(q * (expected.size - 1)) for q in (0.30, 0.97))
+    part = np.partition(expected, [lo, hi])
+    return float(part[hi] - part[lo])
