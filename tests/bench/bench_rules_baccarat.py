@@ -15,6 +15,7 @@ from services.rules.api import settle_request
 from services.rules.baccarat import edges
 from services.rules.core.profiles import get_profile
 from services.rules.registry import get_game
+from tests.bench.timing import timings
 
 BO = {"baccarat_commission": "5%", "baccarat_tie_pays": "8:1", "baccarat_player_pays": "1:1"}
 ROUNDS = [
@@ -28,13 +29,7 @@ BETS = [{"kind": "banker", "amount": 1000, "seat": 1}, {"kind": "player", "amoun
 
 
 def _timed(fn, repeat: int = 3) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        edges.odds.cache_clear()
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
+    return timings(fn, repeat, before=edges.odds.cache_clear)  # cold: no cached odds
 
 
 def _edge_rows() -> list[str]:

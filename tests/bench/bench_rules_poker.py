@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable
 
 import numpy as np
 
@@ -17,19 +16,13 @@ from services.rules.poker import edges as E
 from services.rules.poker.evaluator import evaluate, evaluate3, evaluate5
 from services.rules.poker.vector import (all_hands, class_counts, evaluate3_many, evaluate_many,
                                          hand_classes)
+from tests.bench.timing import best
 
 SEVEN_CARD = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
               224_848, 37_260, 4_324]
 FIVE_CARD = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
 
 
-def _best(fn: Callable[[], object], repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _hands(rng: random.Random, n: int, k: int) -> list[list[int]]:
@@ -47,16 +40,16 @@ def _evaluator_rows(rng: random.Random) -> list[tuple[str, int, float]]:
     evaluate_many(big7[:10])  # build the 7-card table outside the timing
     return [
         ("plain `evaluate5` (5 cards, one call per hand)", len(five),
-         _best(lambda: [evaluate5(*h) for h in five])),
+         best(lambda: [evaluate5(*h) for h in five])),
         ("plain `evaluate` (7 cards: rank-key table + suit masks, one call per hand)", len(seven),
-         _best(lambda: [evaluate(h) for h in seven])),
-        ("plain `evaluate3` (3 cards)", len(three), _best(lambda: [evaluate3(*h) for h in three])),
+         best(lambda: [evaluate(h) for h in seven])),
+        ("plain `evaluate3` (3 cards)", len(three), best(lambda: [evaluate3(*h) for h in three])),
         ("numpy `evaluate_many`, all 2,598,960 five-card hands", len(all5),
-         _best(lambda: evaluate_many(all5))),
+         best(lambda: evaluate_many(all5))),
         ("numpy `evaluate_many`, 2,000,000 random seven-card hands", len(big7),
-         _best(lambda: evaluate_many(big7))),
+         best(lambda: evaluate_many(big7))),
         ("numpy `evaluate3_many`, all 22,100 three-card hands", len(all3),
-         _best(lambda: evaluate3_many(all3), repeats=5)),
+         best(lambda: evaluate3_many(all3), repeats=5)),
     ]
 
 
@@ -84,7 +77,7 @@ def _settle_row(rng: random.Random) -> tuple[str, int, float]:
     requests = [one() for _ in range(2_000)]
     assert all(settle_request(r)["ok"] for r in requests[:50])
     return ("`settle_request`, CL ARICA round, 6 seats with ANTE/BET + progressive", len(requests),
-            _best(lambda: [settle_request(r) for r in requests]))
+            best(lambda: [settle_request(r) for r in requests]))
 
 
 def _edge_rows() -> list[tuple[str, str, float]]:

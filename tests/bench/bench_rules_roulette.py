@@ -7,7 +7,6 @@ paths are checked to give identical results on the same bets.
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import get_profile
 from services.rules.roulette import RouletteBet, WHEELS, settle_bets
 from services.rules.roulette.vector import OUTCOMES, encode, pockets_array, settle_batch
+from tests.bench.timing import best
 
 PROFILE = get_profile("BO")
 WHEEL = WHEELS["european"]
@@ -40,13 +40,6 @@ def random_bets(rng: random.Random, n: int) -> list[RouletteBet]:
     return out
 
 
-def _best(fn, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _check_identical(bets: list[RouletteBet], pockets: list[str]) -> int:
@@ -64,13 +57,13 @@ def run() -> str:
     sample = random_bets(rng, 20_000)
     checked = _check_identical(sample, [rng.choice(WHEEL.pockets) for _ in sample])
 
-    plain_s = _best(lambda: settle_bets(PROFILE, "european", sample, "17", LIMITS))
-    encode_s = _best(lambda: encode(PROFILE, "european", sample, LIMITS))
+    plain_s = best(lambda: settle_bets(PROFILE, "european", sample, "17", LIMITS))
+    encode_s = best(lambda: encode(PROFILE, "european", sample, LIMITS))
 
     n = 1_000_000
     batch = encode(PROFILE, "european", random_bets(rng, n), LIMITS)
     pockets = np.array([rng.randrange(len(WHEEL.pockets)) for _ in range(n)], dtype=np.uint64)
-    vector_s = _best(lambda: settle_batch(PROFILE, batch, pockets), repeats=5)
+    vector_s = best(lambda: settle_batch(PROFILE, batch, pockets), repeats=5)
 
     rows = [
         ("plain path: `settle_bets` (validate + settle, BetResult per bet)", len(sample), plain_s),
