@@ -30,9 +30,12 @@ WARP_RESIDUAL_MAX = 0.8      # degrees
 EDGE_AGREEMENT_MIN = 0.75    # fraction of directions that agree on the rotor's edge
 # What a ball at rest looks like in a strip (areas in ball areas, contrast in noise units)
 BALL_AREA = (0.45, 1.7)
-BALL_ELONGATION_MAX = 1.6
+BALL_ELONGATION_MAX = 1.9    # a ball (maybe shaken by the camera) somewhere in the ring
 BALL_CONTRAST_MIN = 4.5      # above the strip's noise
 BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.0-2.0)
+# ... and to decide, a ball clearly at rest (settled balls measured on tuning frames:
+# elongation <= 1.41, whiteness >= 0.76, contrast >= 5.1; blurred ghosts fail all three)
+AT_REST = {"elongation": 1.55, "whiteness": 0.74, "contrast": 4.8}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 # Off the rotor (only the reason depends on it): the tracks' bright deflectors set a high
 # reference, so a ball there is judged against a lower bar
@@ -86,6 +89,11 @@ def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) ->
     return _elsewhere(frame, layout, ell, rotor, strip)
 
 
+def _at_rest(s: Spot) -> bool:
+    return (s.elongation <= AT_REST["elongation"] and s.whiteness >= AT_REST["whiteness"]
+            and s.contrast >= AT_REST["contrast"])
+
+
 def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot]):
     ball = inside[0]
     geo = _geometry(layout, ell, rotor, strip, ball)
@@ -98,6 +106,8 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
     geo["scores"].update(offset=offset)
     if abs(offset) > FRET_LIMIT:
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    if not _at_rest(ball):  # a ball-like smear, not a sharp ball: still moving
+        return _no(layout, R.BALL_MOVING, ell, **geo)
     run = rotor.longest_unseen_run()[0]
     if (rotor.margin < ROTOR_MARGIN_MIN or rotor.boundaries < BOUNDARIES_MIN
             or rotor.residual > WARP_RESIDUAL_MAX):
@@ -127,10 +137,12 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
         reason = R.BALL_ON_DEFLECTOR if b.r < DEFLECTOR_ZONE else R.BALL_ON_TRACK
         return _no(layout, reason, ell, **geo)
     geo = _geometry(layout, ell, rotor, None, None)
+    if _arm_across(bowl):  # an arm reaching in: whatever else, the ball may be under it
+        return _no(layout, R.OCCLUDED, ell, **geo)
     big = [s for s in spots(strip, PER_POCKET, layout.n) if s.area >= GLARE_AREA_MIN]
     if big and big[0].peak >= GLARE_PEAK_MIN and big[0].elongation <= GLARE_ELONGATION_MAX:
         return _no(layout, R.GLARE, ell, **geo)
-    if _arm_across(bowl) or rotor.longest_unseen_run()[0] >= 3:
+    if rotor.longest_unseen_run()[0] >= 3:
         return _no(layout, R.OCCLUDED, ell, **geo)
     return _no(layout, R.BALL_MOVING, ell, **geo)
 
