@@ -40,6 +40,7 @@ BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 # Off the rotor (only the reason depends on it): the tracks' bright deflectors set a high
 # reference, so a ball there is judged against a lower bar
 BOWL_WHITENESS_MIN = 0.35
+BOWL_ELONGATION_MAX = 1.6    # round: a ball resting there, not one running past
 DEFLECTOR_ZONE = 1.225       # lower track (deflectors) inside this radius, ball track outside
 TRACK_EDGE = 1.42            # the rim
 FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
@@ -112,10 +113,18 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
     if (rotor.margin < ROTOR_MARGIN_MIN or rotor.boundaries < BOUNDARIES_MIN
             or rotor.residual > WARP_RESIDUAL_MAX):
         return _no(layout, R.OCCLUDED if run >= 3 else R.ROTOR_UNREADABLE, ell, **geo)
-    confidence = min(1.0, ball.contrast / 15.0, (FRET_LIMIT - abs(offset)) / FRET_LIMIT * 2,
-                     rotor.margin / 0.15, rotor.boundaries / 30.0)
-    return WheelReading(layout.pockets[k], False, None, float(max(confidence, 0.01)),
+    return WheelReading(layout.pockets[k], False, None, _confidence(ball, offset, rotor),
                         layout.variant, pocket_outline=_outline(ell, rotor, k), **geo)
+
+
+def _confidence(ball: Spot, offset: float, rotor: RotorReading) -> float:
+    """0..1, the weakest of the things the decision rests on, each scaled so that a clean
+    frame scores 1: the ball's contrast and whiteness, its distance from the frets, the zero's
+    margin over any other rotor angle, and how many boundaries the bend was fitted to."""
+    terms = (ball.contrast / 10.0, ball.whiteness / 1.0,
+             (FRET_LIMIT - abs(offset)) / (FRET_LIMIT - 0.1), rotor.margin / 0.15,
+             rotor.boundaries / 30.0)
+    return float(np.clip(min(terms), 0.01, 1.0))
 
 
 def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
@@ -126,22 +135,21 @@ def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
 
 
 def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:
-    """No ball at rest in the pocket ring: say where it is, or what hides it."""
+    """No ball at rest in the pocket ring: say what hides it, or where it is."""
     bowl = bowl_strip(frame, ell, rotor)
-    on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
-                                r_range=(NOMINAL.lower_in, TRACK_EDGE))
-               if _ball_like(s, BOWL_WHITENESS_MIN)]
-    if on_bowl:
-        b = on_bowl[0]
-        geo = _geometry(layout, ell, rotor, bowl, b)
-        reason = R.BALL_ON_DEFLECTOR if b.r < DEFLECTOR_ZONE else R.BALL_ON_TRACK
-        return _no(layout, reason, ell, **geo)
     geo = _geometry(layout, ell, rotor, None, None)
     if _arm_across(bowl):  # an arm reaching in: whatever else, the ball may be under it
         return _no(layout, R.OCCLUDED, ell, **geo)
     big = [s for s in spots(strip, PER_POCKET, layout.n) if s.area >= GLARE_AREA_MIN]
     if big and big[0].peak >= GLARE_PEAK_MIN and big[0].elongation <= GLARE_ELONGATION_MAX:
         return _no(layout, R.GLARE, ell, **geo)
+    on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
+                                r_range=(NOMINAL.lower_in, TRACK_EDGE))
+               if _ball_like(s, BOWL_WHITENESS_MIN) and s.elongation <= BOWL_ELONGATION_MAX]
+    if on_bowl:
+        b = on_bowl[0]
+        reason = R.BALL_ON_DEFLECTOR if b.r < DEFLECTOR_ZONE else R.BALL_ON_TRACK
+        return _no(layout, reason, ell, **_geometry(layout, ell, rotor, bowl, b))
     if rotor.longest_unseen_run()[0] >= 3:
         return _no(layout, R.OCCLUDED, ell, **geo)
     return _no(layout, R.BALL_MOVING, ell, **geo)
