@@ -7,7 +7,11 @@
    black, green segments, white digits). Per direction from the centre, the outer edge of
    that band is where the rotor ends. A robust (Tukey) fit of r(theta) to a centre shift and
    an ellipticity throws out directions spoiled by a hand, a deflector or the ball.
-3. cv2.fitEllipse on the kept edge points; a second pass from the fitted ellipse tightens it.
+3. cv2.fitEllipse on the kept edge points; passes from the fitted ellipse tighten it. From a
+   poor first guess the circles of the bowl cut the sampling circles obliquely and look busy
+   too; when the directions disagree, the first pass is redone with the other edge rule
+   (strongest instead of outermost) and the better fit kept.
+4. The result must be a rotor a camera over a wheel can show (`plausible`), else None.
 
 All work is on small polar samplings (cv2.remap), so the whole search costs a few ms.
 """
