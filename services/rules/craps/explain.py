@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from services.rules.core.errors import RulesError
+from services.rules.core.limits import describe_limits
 from services.rules.core.profiles import SWITCHES, Profile
 from services.rules.core.results import BetResult
 from services.rules.craps.bets import SPANISH
@@ -31,6 +32,12 @@ def _money(result: BetResult) -> str:
     line = f"paid {result.paid} (net {result.net:+d})"
     if result.extra.get("commission"):
         line += f", commission {result.extra['commission']}"
+    if result.excess_returned:
+        line += f", of which {result.excess_returned} over the maximum returned " \
+                f"({result.extra['limit_rule']})"
+    if result.extra.get("under_minimum"):
+        line += f", under the minimum: settled on the actual stake with the jefe de sala's " \
+                f"authorisation ({result.extra['limit_rule']}, domain.md A-2)"
     note = f"; note: {result.rule.note}" if result.rule.note else ""
     return f"{line} — {result.rule}{note}"
 
@@ -69,6 +76,7 @@ def explain_lines(profile: Profile, session: Session) -> list[str]:
              f"Game: craps, variant {VARIANTS[req.variant]} — {MODALITY_SECTION[profile.id]} "
              "(Craps and Mini Craps share every bet and pay; they differ in table and staff)",
              f"Switches: {_switches(profile)}",
+             f"Limits: {describe_limits(req.limits)}",
              f"Point before the first roll: {_point(req.point)}", "Layout:"]
     layout = [f"  {b.label()} {b.amount} — {SPANISH[b.kind]}" for b in session.start.bets]
     lines += layout or ["  (empty)"]

@@ -6,7 +6,8 @@
  "rolls": [[3, 4],                                 # a roll: two dice 1..6
            {"dice": [2, 2], "remove": ["b2"], "amounts": {"b1": 1500},
             "place": [{"id": "b7", "kind": "odds", "on": "b1", "amount": 2000}]},
-           {"void": "off_table"}]}                 # «tirada nula»: decides nothing
+           {"void": "off_table"}],                 # «tirada nula»: decides nothing
+ "limits": {"minimum": 100, "maximum": 50000}}     # optional; or per kind, see limits.py
 
 The changes in a roll object happen before its dice, in the order remove, amounts, place.
 """
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.limits import Limits
 from services.rules.core.money import parse_amount
 from services.rules.craps.bets import Bet, parse_bet
+from services.rules.craps.limits import check_covered, parse_craps_limits
 from services.rules.craps.dice import POINT_NUMBERS, VOID_REASONS, Roll, parse_dice
 
 VARIANTS = {"craps": "Craps", "mini_craps": "Mini Craps"}
@@ -41,6 +44,7 @@ class CrapsRequest:
     point: int | None
     bets: tuple[Bet, ...]
     steps: tuple[Step, ...]
+    limits: Limits = None
 
 
 def _bets(raw: object, field: str, prefix: str) -> tuple[Bet, ...]:
@@ -123,6 +127,9 @@ def parse_request(request: Mapping[str, Any]) -> CrapsRequest:
         errors.append(FieldError("rolls", "required: a list of rolls such as [[3, 4], [6, 6]]"))
     else:
         steps = [attempt(parse_step, raw, i) for i, raw in enumerate(rolls)]
+    limits = attempt(parse_craps_limits, request.get("limits"))
     if errors:
         raise RulesError(errors=errors)
-    return CrapsRequest(variant, point, bets, tuple(s for s in steps if s is not None))
+    done = tuple(s for s in steps if s is not None)
+    check_covered(limits, bets + tuple(b for s in done for b in s.place))
+    return CrapsRequest(variant, point, bets, done, limits)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.limits import check_no_cascade
 from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult
 from services.rules.craps.bets import ODDS, Bet
@@ -59,7 +60,9 @@ def _changes(table: CrapsTable, step: Step, i: int) -> tuple[CrapsTable, list[Be
 
 def run(request: Mapping[str, Any], profile: Profile) -> Session:
     req = parse_request(request)
-    start = CrapsTable(PayTable(profile), req.point)
+    if req.limits is not None:
+        check_no_cascade(profile, "craps")
+    start = CrapsTable(PayTable(profile), req.point, limits=req.limits)
     table, fees = _place_all(start, req.bets, "bets", None, existing=True)
     start_layout = table
     results, reports, before = list(fees), [], []

@@ -3,18 +3,21 @@
 `CrapsTable` is immutable. `place`, `change` and `roll` return a new table plus what was
 settled, so a sequence of rolls is a fold and any intermediate state can be replayed. The
 point (the ON/OFF marker) lives here; line bets carry their own point once they have one, and
-odds carry the number of the line bet they back.
+odds carry the number of the line bet they back. The table's limits (craps/limits.py) decide
+how much of each bet plays when it is decided, and what an upfront commission is taken on.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
 from services.rules.core.errors import RulesError
+from services.rules.core.limits import LimitOutcome, Limits
 from services.rules.core.refs import RuleRef
 from services.rules.core.results import BetResult
 from services.rules.craps import money
 from services.rules.craps.bets import LINE, ODDS, Bet
 from services.rules.craps.dice import Roll, next_point
+from services.rules.craps.limits import bet_limits
 from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Decision, Verdict, decide
 
@@ -53,6 +56,11 @@ class CrapsTable:
     table: PayTable
     point: int | None = None
     bets: tuple[Bet, ...] = field(default_factory=tuple)
+    limits: Limits = None
+
+    def limit(self, bet: Bet, amount: int | None = None, field_name: str = "amount"
+              ) -> LimitOutcome:
+        return bet_limits(self.table.profile, self.limits, bet, amount, field_name)
 
     def bet(self, bet_id: str, field_name: str) -> Bet:
         for bet in self.bets:
@@ -69,8 +77,9 @@ class CrapsTable:
         if any(b.id == bet.id for b in self.bets):
             raise RulesError("id", f"bet id {bet.id!r} is already on the layout")
         bet = self._admit(bet, existing)
+        playing = self.limit(bet).playing_stake  # under over_max=reject, refused here
         fees = [] if bet.commission_paid else money.upfront_commission(
-            self.table, bet, bet.amount, roll_index)
+            self.table, bet, playing, roll_index)
         if fees:
             bet = replace(bet, commission_paid=True)
         return replace(self, bets=self.bets + (bet,)), fees
@@ -136,6 +145,8 @@ class CrapsTable:
         if amount == bet.amount:
             return self, []
         self._check_change(bet, amount, field_name)
+        # under over_max=reject a new amount outside the limits is refused here
+        playing = self.limit(bet, amount, field_name).playing_stake if amount else 0
         rules = RULE_SECTION[self.table.profile.id]
         if amount == 0:
             gone = [bet] + [b for b in self.bets if b.on == bet.id]
@@ -147,8 +158,9 @@ class CrapsTable:
             back = [money.returned(bet, bet.amount - amount, rules,
                                    f"reduced to {amount} before roll {roll_index}", roll_index)]
             new = replace(bet, amount=amount)
-        else:  # an increase pays the commission on the added amount
-            back = money.upfront_commission(self.table, bet, amount - bet.amount, roll_index)
+        else:  # an increase pays the commission on the added amount that plays
+            added = playing - self.limit(bet).playing_stake
+            back = money.upfront_commission(self.table, bet, added, roll_index) if added else []
             new = replace(bet, amount=amount)
         return replace(self, bets=tuple(new if b is bet else b for b in self.bets)), back
 
@@ -184,19 +196,19 @@ class CrapsTable:
             decision = decide(bet, self.point, roll, self.table)
             decisions.append((bet, decision))
             if decision.decided:
-                results.append(money.settle(bet, decision, self.table, index))
+                results.append(money.settle(bet, decision, self.table, index, self.limit(bet)))
             elif decision.verdict is Verdict.TRAVEL:
                 kept.append(replace(bet, number=decision.number))
             else:
                 kept.append(bet)
         after = next_point(self.point, roll)
         report = RollReport(index, roll, None, self.point, after, tuple(decisions), tuple(results))
-        return CrapsTable(self.table, after, tuple(kept)), report
+        return replace(self, point=after, bets=tuple(kept)), report
 
     def void_roll(self, reason: str, index: int) -> tuple["CrapsTable", RollReport]:
         """«Tirada nula» or an invalid throw: nothing is decided, the shooter throws again."""
         return self, RollReport(index, None, reason, self.point, self.point)
 
     def pending(self) -> list[BetResult]:
-        return [money.pending(b, self.table, "still on the layout: not decided yet")
-                for b in self.bets]
+        return [money.pending(b, self.table, "still on the layout: not decided yet",
+                              self.limit(b)) for b in self.bets]

@@ -16,7 +16,8 @@ def cards_text(cards: tuple[int, ...]) -> str:
 def explain_round(result: RoundResult, profile: Profile, progressive: dict[str, Any]) -> list[str]:
     rnd = result.round
     v = rnd.variant
-    lines = [f"{v.title}, profile {profile.id}; settlement rule {v.rule}."]
+    lines = [f"{v.title}, profile {profile.id}; settlement rule {v.rule}.",
+             f"Limits: {rnd.limits.describe() if rnd.limits else 'none given'}."]
     if rnd.void:
         lines.append(f"The whole round is annulled ({rnd.void}): every stake is returned.")
     else:
@@ -73,6 +74,8 @@ def _progressive_lines(progressive: dict[str, Any]) -> list[str]:
             text += f", prize {row['award']}"
         if "detail" in row:
             text += f" — {row['detail']}"
+        if "limit_detail" in row:
+            text += f" — {row['limit_detail']} ({row['limit_rule']})"
         lines.append(text + (f"; {row['rule']}" if "rule" in row else "") + ".")
     pool = progressive["pool"]
     if pool:

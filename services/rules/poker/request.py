@@ -16,12 +16,13 @@ from services.rules.core.money import parse_amount
 from services.rules.core.profiles import Profile
 from services.rules.poker import switches as sw
 from services.rules.poker.evaluator import card_index
+from services.rules.poker.limits import PokerLimits, parse_poker_limits
 from services.rules.poker.variants import VariantSpec, get_variant
 
 CL_SEATS = 6  # seed 004 III §3.4.1: «seis (6), jugadores sentados»
 SEAT_KEYS = {"seat", "cards", "ante", "bet", "fold", "discarded", "go", "progressive", "void"}
 ROUND_KEYS = {"id", "game", "profile", "switches", "variant", "dealer", "seats", "void_round",
-              "progressive"}
+              "progressive", "limits"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class SeatHand:
     go: tuple[int, ...]             # Go Poker: the stakes of the two «ir» decisions
     progressive: int                # progressive side bet in units (credits), 0 = none
     void: str | None                # irregularity that annuls this hand (stakes returned)
+    path: str = "seats[0]"          # where the seat is in the request, for error messages
 
     @property
     def folded(self) -> bool:
@@ -54,6 +56,7 @@ class PokerRound:
     seats: tuple[SeatHand, ...]
     void: str | None
     progressive: ProgressiveInfo | None
+    limits: PokerLimits | None = None
 
 
 def parse_round(request: Mapping[str, Any], profile: Profile) -> PokerRound:
@@ -64,7 +67,8 @@ def parse_round(request: Mapping[str, Any], profile: Profile) -> PokerRound:
     dealer, dealer_out = _parse_dealer(request.get("dealer"), variant, profile, void, seen)
     seats = _parse_seats(request.get("seats"), variant, profile, seen)
     progressive = _parse_progressive(request.get("progressive"))
-    return PokerRound(variant, dealer, dealer_out, seats, void, progressive)
+    limits = parse_poker_limits(request.get("limits"), variant.name, profile)
+    return PokerRound(variant, dealer, dealer_out, seats, void, progressive, limits)
 
 
 def dealer_needed(variant: VariantSpec, profile: Profile) -> bool:
@@ -116,7 +120,7 @@ def _parse_seat(raw: object, path: str, variant: VariantSpec, profile: Profile,
     limit = variant.max_discards if bet is not None or variant.name == "draw" else 0
     discarded = _cards(raw.get("discarded", []), f"{path}.discarded", seen, None, limit)
     progressive = _progressive_units(raw.get("progressive"), f"{path}.progressive", variant)
-    return SeatHand(number, cards, discarded, ante, bet, go, progressive, void)
+    return SeatHand(number, cards, discarded, ante, bet, go, progressive, void, path)
 
 
 def _decision(raw: Mapping[str, Any], path: str, variant: VariantSpec, profile: Profile,

@@ -4,17 +4,23 @@ Pure: a PokerRound in, a RoundResult out. Every BetResult names the rule that pr
 decision taken on an ambiguity carries the A-n reference of domain.md §10 in its rule note.
 Payment order is seat 1 first: the seeds pay «de derecha a izquierda de la banca/del
 croupier», and seat 1 is «la posición más cercana a la mano derecha del croupier».
+
+Table limits (poker/limits.py): each stake is paid or lost on its playing part; the excess
+over the maximum comes back on top whatever the outcome (seed 002 §1.2.1.1, seed 004 RG §4.2).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Mapping
 
+from services.rules.core.limits import LimitOutcome, annotation, apply_limits
 from services.rules.core.money import pay_ratio
 from services.rules.core.profiles import Profile
 from services.rules.core.refs import RuleRef
 from services.rules.core.results import BetResult, Outcome
 from services.rules.poker import switches as sw
 from services.rules.poker.evaluator import evaluate, evaluate3
+from services.rules.poker.limits import seat_limits
 from services.rules.poker.request import PokerRound, SeatHand, dealer_needed
 from services.rules.poker.variants import GO_MINIMUM, VariantSpec
 
@@ -46,6 +52,9 @@ class RoundResult:
     seats: tuple[SeatOutcome, ...]
 
 
+Stakes = Mapping[str, LimitOutcome]   # "ante", "bet", "go_1", "go_2" -> what plays
+
+
 def hand_value(variant: VariantSpec, cards: tuple[int, ...]) -> int:
     return evaluate3(*cards) if variant.three_card else evaluate(cards)
 
@@ -60,52 +69,59 @@ def settle_round(rnd: PokerRound, profile: Profile) -> RoundResult:
     if variant.qualifier is not None and dealer is not None:
         qualifies = dealer >= variant.qualifier.value
     settle = _settle_go if variant.name == "go" else _settle_ante_bet
-    seats = tuple(_void(s, profile, s.void) if s.void
-                  else settle(s, variant, profile, dealer, qualifies) for s in rnd.seats)
+    seats = tuple(_void(s, profile, s.void) if s.void else settle(
+        s, _stakes(s, rnd, profile), variant, profile, dealer, qualifies) for s in rnd.seats)
     return RoundResult(rnd, dealer, qualifies, seats)
 
 
-def _settle_ante_bet(seat: SeatHand, variant: VariantSpec, profile: Profile,
+def _stakes(seat: SeatHand, rnd: PokerRound, profile: Profile) -> Stakes:
+    return seat_limits(seat.path, seat.ante, seat.bet, seat.go, rnd.limits, profile)
+
+
+def _settle_ante_bet(seat: SeatHand, stakes: Stakes, variant: VariantSpec, profile: Profile,
                      dealer: int | None, qualifies: bool | None) -> SeatOutcome:
     value = hand_value(variant, seat.cards)
-    rule = variant.rule
-    if seat.bet is None:
-        ante = _bet(seat, "ante", seat.ante, 0, Outcome.LOSE, FOLD_RULES[profile.id],
+    rule, ante, bet = variant.rule, stakes["ante"], stakes.get("bet")
+    if bet is None:
+        lost = _bet(seat, "ante", ante, 0, Outcome.LOSE, FOLD_RULES[profile.id],
                     "«no voy»: the player folded and loses the ANTE")
-        return SeatOutcome(seat, value, "fold", (ante,))
-    extra = (_purchase(seat),) if seat.discarded and variant.name == "arica_plus" else ()
+        return SeatOutcome(seat, value, "fold", (lost,))
+    extra = (_purchase(seat, ante),) if seat.discarded and variant.name == "arica_plus" else ()
     assert dealer is not None and qualifies is not None
     if not qualifies:
-        return SeatOutcome(seat, value, "unqualified", extra + _unqualified(seat, variant, profile))
+        return SeatOutcome(seat, value, "unqualified",
+                           extra + _unqualified(seat, stakes, variant, profile))
     if value == dealer:
         text = "equal hands, card by card: neutral, stakes returned"
-        bets = (_bet(seat, "ante", seat.ante, seat.ante, Outcome.PUSH, rule, text),
-                _bet(seat, "bet", seat.bet, seat.bet, Outcome.PUSH, rule, text))
+        bets = (_bet(seat, "ante", ante, ante.playing_stake, Outcome.PUSH, rule, text),
+                _bet(seat, "bet", bet, bet.playing_stake, Outcome.PUSH, rule, text))
         return SeatOutcome(seat, value, "tie", extra + bets)
     if value < dealer:
         text = "the croupier's hand is higher: ANTE and BET lose"
-        bets = (_bet(seat, "ante", seat.ante, 0, Outcome.LOSE, rule, text),
-                _bet(seat, "bet", seat.bet, 0, Outcome.LOSE, rule, text))
+        bets = (_bet(seat, "ante", ante, 0, Outcome.LOSE, rule, text),
+                _bet(seat, "bet", bet, 0, Outcome.LOSE, rule, text))
         return SeatOutcome(seat, value, "lose", extra + bets)
-    return SeatOutcome(seat, value, "win", extra + _winning(seat, variant, profile, value))
+    return SeatOutcome(seat, value, "win", extra + _winning(seat, stakes, variant, profile, value))
 
 
-def _unqualified(seat: SeatHand, variant: VariantSpec, profile: Profile) -> tuple[BetResult, ...]:
-    assert variant.qualifier is not None and seat.bet is not None
+def _unqualified(seat: SeatHand, stakes: Stakes, variant: VariantSpec,
+                 profile: Profile) -> tuple[BetResult, ...]:
+    assert variant.qualifier is not None
     why = f"the croupier does not open (needs {variant.qualifier.text})"
-    ante = _bet(seat, "ante", seat.ante, seat.ante + pay_ratio(seat.ante, 1, 1, profile.rounding),
+    a, b = stakes["ante"], stakes["bet"]
+    ante = _bet(seat, "ante", a, a.playing_stake + pay_ratio(a.playing_stake, 1, 1,
+                                                             profile.rounding),
                 Outcome.WIN, variant.rule, f"{why}: ANTE paid 1 to 1")
     returned = profile.switch(sw.BET_UNQUALIFIED) == "returned"
     note = f"A-20: BET {'returned' if returned else 'lost'} when the croupier does not open"
-    bet = _bet(seat, "bet", seat.bet, seat.bet if returned else 0,
+    bet = _bet(seat, "bet", b, b.playing_stake if returned else 0,
                Outcome.PUSH if returned else Outcome.LOSE, _with_note(variant.rule, note),
                f"{why}: BET {'returned' if returned else 'collected'}")
     return ante, bet
 
 
-def _winning(seat: SeatHand, variant: VariantSpec, profile: Profile,
+def _winning(seat: SeatHand, stakes: Stakes, variant: VariantSpec, profile: Profile,
              value: int) -> tuple[BetResult, ...]:
-    assert seat.bet is not None
     ratio, bet_note = variant.table.get(variant.hand_class(value)), None
     if ratio is None:  # only a three-card high card can win without a table row
         ratio, how = _one_or_nothing(profile, sw.THREE_CARD_HIGH_CARD_WIN)
@@ -114,9 +130,9 @@ def _winning(seat: SeatHand, variant: VariantSpec, profile: Profile,
     if variant.three_card:
         ante_ratio, how = _one_or_nothing(profile, sw.THREE_CARD_ANTE_ON_WIN)
         ante_note = f"A-21: ANTE {how}"
-    ante = _pays(seat, "ante", seat.ante, ante_ratio, variant.rule, ante_note, profile,
+    ante = _pays(seat, "ante", stakes["ante"], ante_ratio, variant.rule, ante_note, profile,
                  f"beats the croupier: ANTE {ante_ratio} to 1")
-    bet = _pays(seat, "bet", seat.bet, ratio, variant.rule, bet_note, profile,
+    bet = _pays(seat, "bet", stakes["bet"], ratio, variant.rule, bet_note, profile,
                 f"beats the croupier with {variant.class_label(value)}: BET {ratio} to 1 "
                 "per the pay table")
     return ante, bet
@@ -128,10 +144,10 @@ def _one_or_nothing(profile: Profile, switch: str) -> tuple[int, str]:
     return (1, "paid 1 to 1") if paid else (0, "returned")
 
 
-def _settle_go(seat: SeatHand, variant: VariantSpec, profile: Profile,
+def _settle_go(seat: SeatHand, playing: Stakes, variant: VariantSpec, profile: Profile,
                dealer: int | None, qualifies: bool | None) -> SeatOutcome:
     value = hand_value(variant, seat.cards)
-    stakes = (("ante", seat.ante),) + tuple((f"go_{i + 1}", a) for i, a in enumerate(seat.go))
+    stakes = tuple(playing.items())   # ante, go_1, go_2
     if seat.folded:
         note = "Go Poker fold: the seed only says unfolded hands are compared; stakes placed are lost"
         return SeatOutcome(seat, value, "fold", tuple(
@@ -146,7 +162,8 @@ def _settle_go(seat: SeatHand, variant: VariantSpec, profile: Profile,
     if reading == "vs_dealer" and dealer is not None and value <= dealer:
         tie = value == dealer
         return SeatOutcome(seat, value, "tie" if tie else "lose", tuple(
-            _bet(seat, k, a, a if tie else 0, Outcome.PUSH if tie else Outcome.LOSE, rule,
+            _bet(seat, k, a, a.playing_stake if tie else 0,
+                 Outcome.PUSH if tie else Outcome.LOSE, rule,
                  "equal to the croupier: neutral" if tie else "the croupier's hand is higher")
             for k, a in stakes))
     ratio = variant.table[variant.hand_class(value)]
@@ -156,29 +173,37 @@ def _settle_go(seat: SeatHand, variant: VariantSpec, profile: Profile,
 
 
 def _void(seat: SeatHand, profile: Profile, reason: str | None) -> SeatOutcome:
+    """A void hand did not play: every stake comes back whole, no limit applies."""
     rule = VOID_RULES[profile.id]
     stakes = [("ante", seat.ante)] + ([("bet", seat.bet)] if seat.bet else []) + \
         [(f"go_{i + 1}", a) for i, a in enumerate(seat.go)]
     return SeatOutcome(seat, None, "void", tuple(
-        _bet(seat, k, a, a, Outcome.VOID, rule, f"hand annulled ({reason}): stake returned")
-        for k, a in stakes))
+        _bet(seat, k, apply_limits(a, None, profile), a, Outcome.VOID, rule,
+             f"hand annulled ({reason}): stake returned") for k, a in stakes))
 
 
-def _purchase(seat: SeatHand) -> BetResult:
-    return _bet(seat, "card_purchase", seat.ante, 0, Outcome.LOSE, BUY_RULE,
+def _purchase(seat: SeatHand, ante: LimitOutcome) -> BetResult:
+    """The card's price is the ANTE that plays; any part of it over that comes back."""
+    price = replace(ante, under_minimum=False)
+    return _bet(seat, "card_purchase", price, 0, Outcome.LOSE, BUY_RULE,
                 "bought one card (ARICA Plus): the price, equal to the ANTE, goes to the rack")
 
 
-def _pays(seat: SeatHand, kind: str, stake: int, ratio: int, rule: RuleRef, note: str | None,
-          profile: Profile, detail: str) -> BetResult:
-    won = pay_ratio(stake, ratio, 1, profile.rounding)
-    return _bet(seat, kind, stake, stake + won, Outcome.WIN if won else Outcome.PUSH,
-                _with_note(rule, note) if note else rule, detail)
+def _pays(seat: SeatHand, kind: str, stake: LimitOutcome, ratio: int, rule: RuleRef,
+          note: str | None, profile: Profile, detail: str) -> BetResult:
+    won = pay_ratio(stake.playing_stake, ratio, 1, profile.rounding)
+    return _bet(seat, kind, stake, stake.playing_stake + won,
+                Outcome.WIN if won else Outcome.PUSH, _with_note(rule, note) if note else rule,
+                detail)
 
 
-def _bet(seat: SeatHand, kind: str, stake: int, paid: int, outcome: Outcome, rule: RuleRef,
-         detail: str) -> BetResult:
-    return BetResult(kind, stake, paid, outcome, rule, detail, extra={"seat": seat.seat})
+def _bet(seat: SeatHand, kind: str, stake: LimitOutcome, paid: int, outcome: Outcome,
+         rule: RuleRef, detail: str) -> BetResult:
+    """`paid` is what the playing stake earns; the excess over the maximum comes on top."""
+    words, limit_fields = annotation(stake)
+    return BetResult(kind, stake.playing_stake + stake.excess, paid + stake.excess, outcome,
+                     rule, "; ".join(filter(None, (detail, words))), stake.excess,
+                     {"seat": seat.seat, **limit_fields})
 
 
 def _with_note(rule: RuleRef, note: str) -> RuleRef:

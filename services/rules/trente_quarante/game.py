@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from services.rules.core.limits import describe_limits
 from services.rules.core.profiles import Profile
 from services.rules.core.results import Outcome
 from services.rules.registry import EdgeRow, totals
@@ -56,7 +57,8 @@ class TrenteQuaranteGame:
         lines = [f"Profile {profile.id}: {profile.name}",
                  "Game: Treinta y Cuarenta — seed 000 §2.4", f"Shoe: {req.decks} decks",
                  f"Switches: tq_color_card={profile.switch('tq_color_card')}, "
-                 f"rounding={profile.switch('rounding')}"]
+                 f"rounding={profile.switch('rounding')}",
+                 f"Limits: {describe_limits(req.limits)}"]
         if req.coup is not None:
             view = coup_view(req.coup, profile)
             for row in ("negro", "rojo"):

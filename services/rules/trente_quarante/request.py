@@ -5,7 +5,8 @@
  "cards": ["KS", "9H", "7C", ...],      # this coup, in the order dealt: NEGRO row, then ROJO
  "bets": [{"id": "b1", "kind": "rojo", "amount": 1000},
           {"id": "b2", "kind": "negro", "amount": 500, "imprisoned": true, "insured": true},
-          {"id": "b3", "kind": "color", "amount": 400, "imprisoned": true, "surrender": true}]}
+          {"id": "b3", "kind": "color", "amount": 400, "imprisoned": true, "surrender": true}],
+ "limits": {"minimum": 500, "maximum": 50000}}   # optional: the table's limits, every box
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, Mapping
 
 from services.rules.core.cards import Card, check_shoe_counts, parse_cards
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.limits import TableLimits, parse_table_limits
 from services.rules.core.money import parse_amount
 from services.rules.trente_quarante.coup import Coup, deal
 from services.rules.trente_quarante.rules import KINDS
@@ -41,6 +43,7 @@ class TQRequest:
     coup: Coup | None   # None when every bet surrenders before any card
     cards: tuple[Card, ...]
     bets: tuple[TQBet, ...]
+    limits: TableLimits | None = None
 
 
 def _flag(raw: Mapping[str, Any], name: str) -> bool:
@@ -119,8 +122,14 @@ def parse_request(request: Mapping[str, Any]) -> TQRequest:
         bets = _bets(request.get("bets"))
     except RulesError as err:
         errors += err.errors
+    limits = None
+    try:
+        if request.get("limits") is not None:
+            limits = parse_table_limits(request["limits"], "limits")
+    except RulesError as err:
+        errors += err.errors
     if errors or decks is None:
         raise RulesError(errors=errors)
     needed = not bets or any(not b.surrender for b in bets)
     coup, cards = _coup(request, decks, needed)
-    return TQRequest(decks, coup, cards, bets)
+    return TQRequest(decks, coup, cards, bets, limits)
