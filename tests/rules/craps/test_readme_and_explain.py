@@ -15,8 +15,18 @@ def blocks(lang: str) -> list[str]:
 
 
 def test_readme_request_gives_the_readme_response():
-    request, response = (json.loads(b) for b in blocks("json"))
+    request, response = (json.loads(b) for b in blocks("json")[:2])
     assert settle_request(request) == response
+
+
+def test_readme_limits_example_gives_the_documented_bets_and_totals():
+    request, documented = (json.loads(b) for b in blocks("json")[2:4])
+    out = settle_request(request)
+    assert {k: out[k] for k in documented} == documented
+    lines = explain_request(request)
+    assert "Limits: default 500–5000, odds 100–2000" in lines
+    assert any("paid 5400 (net +2400), of which 1000 over the maximum returned (seed 002 "
+               "§1.2.1.1)" in line for line in lines)
 
 
 def test_readme_python_snippet_runs():

@@ -17,12 +17,12 @@ def examples() -> list[dict]:
 
 def test_every_readme_example_settles_and_explains():
     found = examples()
-    assert len(found) == 4
+    assert len(found) == 5
     for req in found:
         result = settle_request(req)
         assert result["ok"], (req, result.get("errors"))
         lines = explain_request(req)
-        assert lines[0].startswith(("Caribbean", "Póker ARICA Plus", "Poker Tres Cartas", "Go Poker"))
+        assert lines[0].startswith(("Caribbean", "Póker ARICA", "Poker Tres Cartas", "Go Poker"))
         assert sum("seed " in line for line in lines) >= len(result["bets"])
 
 
@@ -33,3 +33,20 @@ def test_first_example_figures():
     assert result["totals"] == {"staked": 4500, "paid": 6500, "house_win": -2000}
     assert [s["result"] for s in result["seats"]] == ["win", "fold", "void"]
     assert result["progressive"]["seats"][0]["status"] == "no_prize"
+
+
+def test_limits_example_figures_and_explain_lines():
+    req = next(r for r in examples() if "limits" in r)
+    result = settle_request(req)
+    got = [(b["seat"], b["kind"], b["paid"], b.get("excess_returned", 0),
+            b.get("under_minimum", False)) for b in result["bets"]]
+    assert got == [(1, "ante", 11000, 1000, False), (1, "bet", 62000, 2000, False),
+                   (2, "ante", 0, 0, True), (2, "bet", 0, 0, True)]
+    row = result["progressive"]["seats"][0]
+    assert (row["award"], row["units_played"], row["excess_units_returned"]) == (50000, 2, 1)
+    text = README.read_text()
+    documented = text[text.index("## Table limits"):text.index("## Switches")]
+    block = re.findall(r"```text\n(.*?)```", documented, re.S)[0]
+    lines = explain_request(req)
+    for line in block.splitlines():
+        assert line in lines, line

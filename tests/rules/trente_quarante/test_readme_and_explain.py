@@ -16,8 +16,14 @@ def blocks(lang: str) -> list[str]:
 
 
 def test_readme_request_gives_the_readme_response():
-    request, response = (json.loads(b) for b in blocks("json"))
+    request, response = (json.loads(b) for b in blocks("json")[:2])
     assert settle_request(request) == response
+
+
+def test_readme_limits_example_gives_the_documented_bets_and_totals():
+    request, documented = (json.loads(b) for b in blocks("json")[2:4])
+    out = settle_request(request)
+    assert {k: out[k] for k in documented} == documented
 
 
 def test_explain_matches_the_readme_lines():
