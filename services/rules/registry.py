@@ -95,9 +95,15 @@ def get_game(name: object, profile: Profile | None = None) -> Game:
 
 
 def totals(bet_results: list[dict[str, Any]]) -> dict[str, int]:
-    """Totals of a settled request; bets still on the layout (prison, pending) are excluded
-    from paid and house_win because they are not decided yet."""
-    decided = [b for b in bet_results if b["outcome"] not in ("prison", "pending")]
-    staked = sum(b["stake"] for b in decided)
-    paid = sum(b["paid"] for b in decided)
+    """Totals of a settled request. A bet still on the layout (prison, pending) is not decided
+    yet and counts only with the excess over the maximum already handed back to the player:
+    that part is staked and paid now."""
+    staked = paid = 0
+    for b in bet_results:
+        if b["outcome"] in ("prison", "pending"):
+            staked += b.get("excess_returned", 0)
+            paid += b.get("excess_returned", 0)
+        else:
+            staked += b["stake"]
+            paid += b["paid"]
     return {"staked": staked, "paid": paid, "house_win": staked - paid}
