@@ -94,11 +94,7 @@ def _reader(kind: str, variant: str, calibration: str | None) -> Callable[[np.nd
 
 
 def _wheel_calibration(path: str) -> Any:
-    try:
-        from services.vision.wheel import calibration as wcal  # the wheel developer's module
-    except ImportError:
-        raise click.BadParameter("wheel calibration is not available yet",
-                                 param_hint="--calibration") from None
+    from services.vision.wheel import calibration as wcal
     try:
         return wcal.load(path)
     except (OSError, ValueError) as exc:
@@ -151,12 +147,9 @@ def _floats(text: str, n: int, name: str) -> np.ndarray:
 
 
 def _calibrate_wheel(image: np.ndarray, out: str, variant: str) -> None:
+    from services.vision.wheel import calibration as wcal
     try:
-        from services.vision.wheel import calibration as wcal
-    except ImportError:
-        raise click.ClickException("wheel calibration is not available yet") from None
-    try:
-        result = wcal.calibrate(image, variant=variant)
+        result = wcal.calibrate_wheel(image, variant=variant)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     wcal.save(result, out)

@@ -53,3 +53,25 @@ def test_help_everywhere():
     for cmd in ([], ["read"], ["calibrate"], ["synth"], ["eval"]):
         res = CliRunner().invoke(vision, [*cmd, "--help"])
         assert res.exit_code == 0 and "Usage" in res.output
+
+
+def test_wheel_calibrate_then_read_with_the_calibration(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(vision, ["synth", str(tmp_path / "set"), "--kind", "wheel", "-n", "2",
+                                 "--seed", "77", "--no-decision-rate", "0"])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
+    frames = sorted((tmp_path / "set").glob("wheel_*.png"))
+    cal = tmp_path / "cam.json"
+    res = runner.invoke(vision, ["calibrate", str(frames[0]), "--kind", "wheel", "--out", str(cal)])
+    assert res.exit_code == 0, res.output
+    assert json.loads(cal.read_text())["kind"] == "wheel"
+    res = runner.invoke(vision, ["read", str(frames[0]), "--kind", "wheel", "--calibration",
+                                 str(cal), "--json"])
+    assert res.exit_code == 0, res.output
+    line = json.loads(res.output.splitlines()[0])
+    assert line["pocket"] == manifest_pocket(manifest, frames[0].name)
+
+
+def manifest_pocket(manifest: dict, name: str) -> str:
+    return next(item["pocket"] for item in manifest["frames"] if item["file"] == name)
