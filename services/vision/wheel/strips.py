@@ -180,12 +180,38 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
                      float((w * dx * dy).sum()) / tot)
     half_tr, disc = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
     elong = float(np.sqrt(max(half_tr + disc, 1e-6) / max(half_tr - disc, 1e-6)))
-    col = cx - pad
+    col, cy = _centre(strip.values, cx - pad, cy)
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
     return Spot(col, cy, pos, row_r, peak, peak / noise, len(xs) / BALL_CELLS, elong,
                 bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1),
                 _reference(strip, int(round(col)), int(round(per_unit))))
+
+
+_BALL_CELLS_R = NOMINAL.ball / CELL
+_WIN = int(np.ceil(2.5 * _BALL_CELLS_R))
+_WY, _WX = np.mgrid[-_WIN:_WIN + 1, -_WIN:_WIN + 1].astype(np.float64)
+
+
+def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
+    """The ball's centre near (col, row): a mean shift of the whiteness above the pocket
+    floor, in a window narrower than the ball. Measured on the values, not the residual: a
+    fret under the ball is subtracted from the residual and can split it in two halves, and
+    the half alone would put the ball off the fret."""
+    rows, cols = values.shape
+    c0, r0 = int(round(col)), int(round(row))
+    ys = np.clip(np.arange(r0 - _WIN, r0 + _WIN + 1), 0, rows - 1)
+    xs = np.arange(c0 - _WIN, c0 + _WIN + 1) % cols
+    patch = values[np.ix_(ys, xs)].astype(np.float64)
+    w0 = np.maximum(patch - np.percentile(patch, 30), 0)
+    cx, cy = col - c0, row - r0
+    for _ in range(4):
+        w = w0 * np.clip(0.8 * _BALL_CELLS_R + 0.5 - np.hypot(_WX - cx, _WY - cy), 0, 1)
+        tot = float(w.sum())
+        if tot <= 0:
+            break
+        cx, cy = float((w * _WX).sum()) / tot, float((w * _WY).sum()) / tot
+    return c0 + cx, r0 + cy
 
 
 def _reference(strip: Strip, col: int, half: int) -> float:
