@@ -163,6 +163,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
 
 
 SPOT_WINDOW = 40  # columns either side of a peak examined for its extent
+BALL_SIZED = (0.3, 2.5)  # areas (in ball areas) worth locating precisely
 
 
 def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
@@ -180,12 +181,15 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
                      float((w * dx * dy).sum()) / tot)
     half_tr, disc = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
     elong = float(np.sqrt(max(half_tr + disc, 1e-6) / max(half_tr - disc, 1e-6)))
-    col, cy = _centre(strip.values, cx - pad, cy)
+    area = len(xs) / BALL_CELLS
+    col, reference = cx - pad, float("inf")
+    if BALL_SIZED[0] <= area <= BALL_SIZED[1]:  # the finer measures only for ball-sized spots
+        col, cy = _centre(strip.values, col, cy)
+        reference = _reference(strip, int(round(col)), int(round(per_unit)))
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
-    return Spot(col, cy, pos, row_r, peak, peak / noise, len(xs) / BALL_CELLS, elong,
-                bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1),
-                _reference(strip, int(round(col)), int(round(per_unit))))
+    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong,
+                bool(ys.min() == 0 or ys.max() == sm.shape[0] - 1), reference)
 
 
 _BALL_CELLS_R = NOMINAL.ball / CELL
@@ -203,7 +207,8 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     ys = np.clip(np.arange(r0 - _WIN, r0 + _WIN + 1), 0, rows - 1)
     xs = np.arange(c0 - _WIN, c0 + _WIN + 1) % cols
     patch = values[np.ix_(ys, xs)].astype(np.float64)
-    w0 = np.maximum(patch - np.percentile(patch, 30), 0)
+    floor = np.partition(patch.ravel(), int(0.3 * patch.size))[int(0.3 * patch.size)]
+    w0 = np.maximum(patch - floor, 0)
     cx, cy = col - c0, row - r0
     for _ in range(4):
         w = w0 * np.clip(0.8 * _BALL_CELLS_R + 0.5 - np.hypot(_WX - cx, _WY - cy), 0, 1)
