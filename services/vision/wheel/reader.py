@@ -40,8 +40,8 @@ AT_REST = {"elongation": 1.55, "whiteness": 0.74, "contrast": BALL_CONTRAST_MIN}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 # Off the rotor (only the reason depends on it): the tracks' bright deflectors set a high
 # reference, so a ball there is judged against a lower bar
-BOWL_WHITENESS_MIN = 0.35
-BOWL_ELONGATION_MAX = 1.6    # round: a ball resting there, not one running past
+BOWL_WHITENESS_MIN = 0.45
+BOWL_ELONGATION_MAX = 1.45   # round: a ball resting there, not one running past
 DEFLECTOR_ZONE = 1.225       # lower track (deflectors) inside this radius, ball track outside
 TRACK_EDGE = 1.42            # the rim
 FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
@@ -145,7 +145,7 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
     if big and big[0].peak >= GLARE_PEAK_MIN and big[0].elongation <= GLARE_ELONGATION_MAX:
         return _no(layout, R.GLARE, ell, **geo)
     on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
-                                r_range=(NOMINAL.lower_in, TRACK_EDGE))
+                                r_range=(NOMINAL.lower_in, TRACK_EDGE), local=True)
                if _ball_like(s, BOWL_WHITENESS_MIN) and s.elongation <= BOWL_ELONGATION_MAX]
     if on_bowl:
         b = on_bowl[0]

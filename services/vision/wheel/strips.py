@@ -142,15 +142,18 @@ BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
-          r_range: tuple[float, float] = (0.0, 9.0)) -> list[Spot]:
+          r_range: tuple[float, float] = (0.0, 9.0), local: bool = False) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
-    only at radii within `r_range`."""
+    only at radii within `r_range`. `local`: measured against their surroundings (a broad
+    lamp reflection on the track then no longer outshines the ball in it)."""
     res = strip.bright
     cols = res.shape[1]
     pad = 24
     padded = np.concatenate([res[:, -pad:], res, res[:, :pad]], 1)
     sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
+    if local:
+        sm = sm - cv2.GaussianBlur(padded, (0, 0), 3 * _BALL_CELLS_R)
     noise = max(float(np.median(np.abs(strip.residual))) * 1.48, 2.0)
     peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise) & (sm > 12)
     peaks[:, :pad] = False
