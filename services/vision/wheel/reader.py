@@ -21,10 +21,10 @@ from services.vision.wheel.rotor import RotorReading, read_rotor
 from services.vision.wheel.strips import (BOWL_COLS, CELL, PER_POCKET, Spot, Strip, bowl_strip,
                                           pocket_strip, spots)
 
-# Is there a wheel, and can its pockets be told apart? (clean frames: score ~0.5,
-# margin ~0.2, 30+ boundaries, residual ~0.2 degrees)
-ROTOR_SCORE_MIN = 0.25
-ROTOR_MARGIN_MIN = 0.05     # wrong zeros (a hand over the zero) measured <= 0.031
+# Is there a wheel, and can its pockets be told apart? (tuning frames: score 0.6-0.9,
+# margin 0.16-0.6 for 99.8 % of them, 30+ boundaries, residual ~0.3 degree)
+ROTOR_SCORE_MIN = 0.3
+ROTOR_MARGIN_MIN = 0.1      # wrong zeros (a hand over the zero) measured <= 0.048
 BOUNDARIES_MIN = 20
 WARP_RESIDUAL_MAX = 0.8      # degrees
 EDGE_AGREEMENT_MIN = 0.75    # fraction of directions that agree on the rotor's edge
@@ -63,9 +63,14 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
             return _no(layout, R.NO_WHEEL)
         ell, agreement = found
     rotor = read_rotor(frame, ell, layout)
-    if rotor is None or rotor.score < ROTOR_SCORE_MIN or agreement < EDGE_AGREEMENT_MIN:
-        wheel_seen = agreement >= EDGE_AGREEMENT_MIN and rotor is not None
-        return _no(layout, R.ROTOR_UNREADABLE if wheel_seen else R.NO_WHEEL, ell)
+    if rotor is None:  # too few red/black boundaries: not a number ring, or hidden
+        return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
+                   else R.NO_WHEEL, ell)
+    if rotor.score < ROTOR_SCORE_MIN or agreement < EDGE_AGREEMENT_MIN:
+        if _arm_across(bowl_strip(frame, ell, rotor)):
+            return _no(layout, R.OCCLUDED, ell)
+        return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
+                   else R.NO_WHEEL, ell)
     return _read_ball(frame, layout, ell, rotor)
 
 

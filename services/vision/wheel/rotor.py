@@ -114,7 +114,10 @@ def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]
     p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
-    return _z((r - np.maximum(g, b)).mean(1)), _z((g - np.maximum(r, b)).mean(1))
+    # greenness only where green leads: else "not red" (black) would read as a little green
+    # and the alternation would drown the zero
+    green = np.maximum(g - np.maximum(r, b), 0).mean(1)
+    return _z((r - np.maximum(g, b)).mean(1)), _z(green)
 
 
 def _z(x: np.ndarray) -> np.ndarray:
