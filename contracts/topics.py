@@ -5,6 +5,7 @@ Table streams are keyed by table id, so one table's messages stay in one partiti
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
@@ -12,7 +13,7 @@ from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
 from contracts.vision import CHECK_EVENTS, FRAME_EVENTS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TopicSpec:
     name: str
     partitions: int
@@ -20,7 +21,7 @@ class TopicSpec:
     carries: tuple[type[Message], ...]
     description: str
 
-    @property
+    @cached_property
     def type_names(self) -> tuple[str, ...]:
         return tuple(_name(m) for m in self.carries)
 
@@ -53,12 +54,14 @@ TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     DEAD_LETTER_TOPIC)}
 
 
+_BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}
+
+
 def topic_for(message: Message) -> TopicSpec:
-    name = type_of(message)
-    for spec in TOPICS.values():
-        if name in spec.type_names:
-            return spec
-    raise LookupError(f"no topic carries {name}")
+    try:
+        return _BY_TYPE[type_of(message)]
+    except KeyError:
+        raise LookupError(f"no topic carries {type_of(message)}") from None
 
 
 def partition_counts() -> dict[str, int]:
