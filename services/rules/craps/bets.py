@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from services.rules.core.errors import RulesError
 from services.rules.core.money import parse_amount
 from services.rules.craps.dice import POINT_NUMBERS
+from services.rules.core.fields import check_bet_object
 
 SPANISH = {
     "pass_line": "Línea de pase (Win)", "dont_pass": "Línea de no pase (Don't win)",
@@ -97,11 +98,7 @@ def _number(raw: Mapping[str, Any], kind: str) -> int | None:
 
 def parse_bet(raw: object, default_id: str) -> Bet:
     """One bet of a request; errors name the field inside the bet (the caller prefixes)."""
-    if not isinstance(raw, Mapping):
-        raise RulesError("", "a bet must be an object with kind and amount")
-    unknown = sorted(set(raw) - set(BET_FIELDS))
-    if unknown:
-        raise RulesError(unknown[0], f"unknown bet field; known: {', '.join(BET_FIELDS)}")
+    check_bet_object(raw, BET_FIELDS)
     kind = raw.get("kind")
     if kind not in SPANISH:
         raise RulesError("kind", f"unknown craps bet kind {kind!r}; known: {', '.join(KINDS)}")

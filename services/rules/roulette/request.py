@@ -22,6 +22,7 @@ from services.rules.core.profiles import Profile
 from services.rules.roulette.bets import KINDS, RouletteBet
 from services.rules.roulette.limits import Limits
 from services.rules.roulette.paytable import PROFILE_WHEELS
+from services.rules.core.fields import check_bet_object
 
 BET_FIELDS = ("kind", "amount", "numbers", "index", "zero_option", "imprisoned",
               "noticed_before_result", "player")
@@ -58,11 +59,7 @@ def _index(raw: Mapping[str, Any]) -> int | None:
 
 
 def parse_bet(raw: object) -> tuple[RouletteBet, str]:
-    if not isinstance(raw, Mapping):
-        raise RulesError("", "a bet must be an object with kind and amount")
-    unknown = sorted(set(raw) - set(BET_FIELDS))
-    if unknown:
-        raise RulesError(unknown[0], f"unknown bet field; known: {', '.join(BET_FIELDS)}")
+    check_bet_object(raw, BET_FIELDS)
     if not isinstance(raw.get("kind"), str):
         raise RulesError("kind", "required: the bet kind, e.g. \"split\"")
     numbers = raw.get("numbers", [])

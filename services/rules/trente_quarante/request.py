@@ -19,6 +19,7 @@ from services.rules.core.limits import TableLimits, parse_table_limits
 from services.rules.core.money import parse_amount
 from services.rules.trente_quarante.coup import Coup, deal
 from services.rules.trente_quarante.rules import KINDS
+from services.rules.core.fields import check_bet_object
 
 DECKS = (6, 7, 8)  # «Se usan de 6 a 8 barajas de 52 cartas» (seed 000 §2.4.3.1)
 BET_FIELDS = ("id", "kind", "amount", "imprisoned", "insured", "surrender")
@@ -54,11 +55,7 @@ def _flag(raw: Mapping[str, Any], name: str) -> bool:
 
 
 def parse_bet(raw: object, default_id: str) -> TQBet:
-    if not isinstance(raw, Mapping):
-        raise RulesError("", "a bet must be an object with kind and amount")
-    unknown = sorted(set(raw) - set(BET_FIELDS))
-    if unknown:
-        raise RulesError(unknown[0], f"unknown bet field; known: {', '.join(BET_FIELDS)}")
+    check_bet_object(raw, BET_FIELDS)
     if raw.get("kind") not in KINDS:
         raise RulesError("kind", f"one of {', '.join(KINDS)}; got {raw.get('kind')!r}")
     bet_id = raw.get("id", default_id)
