@@ -10,6 +10,7 @@ Anything else is "no decision" with the reason (reasons.py). The reader never gu
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from services.vision.wheel import reasons as R
@@ -49,6 +50,7 @@ GLARE_AREA_MIN = 1.8         # a lamp's reflection: bigger than the ball, round,
 GLARE_PEAK_MIN = 110.0       # grey levels above the expected pocket ring
 GLARE_ELONGATION_MAX = 2.5
 ARM_WIDTH_DEG = 4.0          # a forearm over the track is wider than this
+ARM_EDGE_SHARPNESS = 0.2     # its sides change by this fraction of its contrast per cell
 
 
 def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -> WheelReading:
@@ -163,22 +165,20 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
 
 def _arm_across(bowl: Strip) -> bool:
     """A hand or sleeve reaching over the wheel crosses the bowl strip from edge to edge:
-    a band of columns, a few degrees wide, where most rows are not the bowl, with at least
-    one sharp side (a soft-edged shadow or lamp reflection has none)."""
-    res = bowl.residual
-    noise = max(float(np.median(np.abs(res))) * 1.48, 2.0)
+    a band of columns, a few degrees wide, where most rows are not the bowl, and whose
+    sides are sharp in every row (a soft-edged shadow or lamp reflection has none)."""
+    res = cv2.GaussianBlur(bowl.residual, (0, 0), 1.0)
+    noise = max(float(np.median(np.abs(bowl.residual))) * 1.48, 2.0)
     crossed = (np.abs(res) > 4 * noise).mean(axis=0) > 0.5
-    level = res.mean(axis=0)
     cols = len(crossed)
     for start, length in _true_runs(crossed):
         if length < ARM_WIDTH_DEG * cols / 360.0:
             continue
-        inside = float(np.median(level[np.arange(start, start + length) % cols]))
-        step = 2  # columns: sharp means the level changes within ~1.6 degrees
-        sides = [abs(level[(start + step) % cols] - level[(start - step - 1) % cols]),
-                 abs(level[(start + length - 1 - step) % cols]
-                     - level[(start + length + step) % cols])]
-        if max(sides) >= 0.6 * abs(inside):
+        span = np.arange(start - 8, start + length + 8) % cols
+        band = res[:, span]
+        level = float(np.median(np.abs(band[:, 8:-8])))
+        step = np.abs(band[:, 2:] - band[:, :-2]).max(axis=1) / 2  # steepest, per row
+        if float(np.median(step)) >= ARM_EDGE_SHARPNESS * level:
             return True
     return False
 
