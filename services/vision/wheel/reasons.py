@@ -5,7 +5,6 @@ from __future__ import annotations
 BALL_ON_TRACK = "ball_on_track"          # rolling on the ball track (pista), not yet dropped
 BALL_ON_DEFLECTOR = "ball_on_deflector"  # in the lower track, against a deflector (rombo)
 BALL_ON_FRET = "ball_on_fret"            # on a separator between two pockets
-BALL_NOT_IN_POCKET = "ball_not_in_pocket"  # over the number ring or the cone: still moving
 BALL_MOVING = "ball_moving"              # motion-blurred, bouncing
 GLARE = "glare"                          # a specular highlight hides the ball
 OCCLUDED = "occluded"                    # a hand or object hides the ball
