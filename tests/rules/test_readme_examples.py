@@ -1,18 +1,17 @@
 """Every request example in services/rules/README.md settles: the documentation cannot drift."""
 import json
-import re
-from pathlib import Path
 
 import pytest
 
 from services.rules.api import settle_request
+from tests.rules.readme import blocks, readme
 
-README = Path(__file__).resolve().parents[2] / "services" / "rules" / "README.md"
+README = readme()
 
 
 def examples() -> list[dict]:
     found = []
-    for block in re.findall(r"```json\n(.*?)```", README.read_text(), re.S):
+    for block in blocks(README, "json"):
         for text in (block, *block.strip().splitlines()):  # one object, or JSON Lines
             try:
                 obj = json.loads(text)

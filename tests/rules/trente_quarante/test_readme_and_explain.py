@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 from services.rules.api import explain_request, settle_request
+from tests.rules.readme import blocks as readme_blocks, readme
 
-README = (Path(__file__).resolve().parents[3] / "services" / "rules" / "trente_quarante"
-          / "README.md")
+README = readme("trente_quarante")
 
 
 def blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", README.read_text(), re.S)
+    return readme_blocks(README, lang)
 
 
 def test_readme_request_gives_the_readme_response():
