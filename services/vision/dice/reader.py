@@ -18,7 +18,6 @@ tilted or zoomed camera reads the same:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -26,47 +25,19 @@ import numpy as np
 
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
+from services.vision.dice.segment import Blob, find_blobs
 from services.vision.reading import Reading, no_decision
 
 PATCH = 48            # die face patch size (pixels)
-DIFF_THRESHOLD = 24   # Lab L1 distance from the local felt colour that counts as "object"
 MIN_MARGIN = 0.3      # pip/empty margin, as a fraction of pip contrast, needed to decide
-MIN_EDGE = 12.0       # colour-difference step per pixel at a blob's outline (dice ~30, glare <10)
 MIN_PIP_CONTRAST = 40.0  # BGR distance between pip and body colour, summed over channels
-
-
-@dataclass(frozen=True)
-class Blob:
-    centre_mm: tuple[float, float]
-    size_mm: tuple[float, float]     # minAreaRect sides, short first
-    box_mm: np.ndarray               # 4x2 corners of the min-area rectangle (mm)
-    area_mm2: float
-    fill: float                      # blob area / rectangle area
-    angle: float                     # minAreaRect angle (degrees)
-    solid: float                     # share of the outline's inside that is object pixels
-    sharp: float                     # colour step across the outline per pixel (glare: low)
-
-    def kind(self, die_mm: float) -> str:
-        """'die', 'cocked', 'cluster' or 'other', from size and shape alone."""
-        short, long_ = (s / die_mm for s in self.size_mm)
-        ratio, area = long_ / short, self.area_mm2 / die_mm ** 2
-        if self.solid < 0.85 or self.sharp < MIN_EDGE:
-            return "other"  # a ring of spots (chip the colour of the felt); soft glare
-        if 0.8 < short and long_ < 1.25 and ratio < 1.15 and 0.7 < area < 1.35 \
-                and self.fill > 0.8:
-            return "die"
-        if 0.8 < short < 1.3 and 1.15 <= ratio < 1.8 and area < 2.0 and self.fill > 0.8:
-            return "cocked"
-        if 0.9 < short and long_ < 2.6 and 1.2 < area < 2.6 and self.fill > 0.55:
-            return "cluster"
-        return "other"
 
 
 def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS)."""
     image = _as_bgr(image)
     to_mm = _to_mm(calibration)
-    blobs = find_blobs(image, calibration)
+    blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
     kinds = [(b, b.kind(die_mm)) for b in blobs]
     # Leaning or stacked dice only matter on the landing area; pieces of chips and cards
@@ -99,128 +70,6 @@ def _inside(blob: Blob, calibration: DiceCalibration, margin: float = 0.0) -> bo
     """Is the blob's centre on the landing area (grown by `margin` mm)?"""
     (x, y), (w, h) = blob.centre_mm, calibration.landing_area_mm
     return -margin <= x <= w + margin and -margin <= y <= h + margin
-
-
-# ---------------------------------------------------------------- segmentation
-
-def find_blobs(image: np.ndarray, calibration: DiceCalibration) -> list[Blob]:
-    """Object blobs near the landing area, measured in table millimetres.
-
-    A blob that is not die-shaped gets a second look at a higher threshold (half its own
-    strongest contrast): a die merged with a soft glare halo separates from it. Only die-shaped
-    parts are kept: parts of chips and cards must not become "clusters".
-    """
-    die_px = calibration.die_mm * calibration.px_per_mm()
-    small = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
-                       interpolation=cv2.INTER_AREA)
-    mask, diff = _object_mask(small, die_px / 2)
-    grad = cv2.magnitude(cv2.Sobel(diff, cv2.CV_32F, 1, 0, ksize=3),
-                         cv2.Sobel(diff, cv2.CV_32F, 0, 1, ksize=3)) / 8
-    ctx = _Ctx(calibration, mask, grad, 0.3 * (die_px / 2) ** 2)
-    blobs = []
-    for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        blob = _measure(c, ctx, (0, 0))
-        if blob is None:
-            continue
-        if blob.kind(calibration.die_mm) == "other" and \
-                blob.area_mm2 < 8 * calibration.die_mm ** 2:
-            blobs.extend(_second_look(c, diff, ctx))
-        else:
-            blobs.append(blob)
-    return blobs
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    calibration: DiceCalibration
-    mask: np.ndarray
-    grad: np.ndarray
-    min_area: float
-
-
-def _second_look(contour: np.ndarray, diff: np.ndarray, ctx: _Ctx) -> list[Blob]:
-    x, y, w, h = cv2.boundingRect(contour)
-    roi = np.zeros((h, w), np.uint8)
-    cv2.drawContours(roi, [contour - [x, y]], -1, 255, -1)
-    d = diff[y:y + h, x:x + w]
-    level = max(DIFF_THRESHOLD, 0.5 * float(np.percentile(d[roi > 0], 90)))
-    sub = ((d > level) & (roi > 0)).astype(np.uint8) * 255
-    sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    found = []
-    for c in cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        blob = _measure(c, ctx, (x, y), sub)
-        if blob is not None and blob.kind(ctx.calibration.die_mm) == "die":
-            found.append(blob)
-    return found
-
-
-def _measure(c: np.ndarray, ctx: _Ctx, offset: tuple[int, int],
-             mask: np.ndarray | None = None) -> Blob | None:
-    """Measure one contour (half-resolution pixels, relative to `offset`) in millimetres."""
-    if cv2.contourArea(c) < ctx.min_area:
-        return None
-    x, y, bw, bh = cv2.boundingRect(c)
-    ox, oy = offset
-    hs, ws = ctx.mask.shape
-    if x + ox <= 2 or y + oy <= 2 or x + ox + bw >= ws - 2 or y + oy + bh >= hs - 2:
-        return None  # cut by the frame edge: its true shape is unknown (and it is off-area)
-    full = c + [ox, oy]
-    pts = cv2.perspectiveTransform(full.reshape(-1, 1, 2).astype(np.float64) * 2 + 0.5,
-                                   _to_mm(ctx.calibration)).reshape(-1, 2).astype(np.float32)
-    (cx, cy), (a, b), ang = cv2.minAreaRect(pts)
-    w_mm, h_mm = ctx.calibration.landing_area_mm
-    reach = 3 * ctx.calibration.die_mm  # look this far outside the landing area
-    if not (-reach < cx < w_mm + reach and -reach < cy < h_mm + reach):
-        return None
-    area = float(cv2.contourArea(pts))
-    box = cv2.boxPoints(((cx, cy), (a, b), ang))
-    own = ctx.mask if mask is None else mask
-    solid = _solidity(own, c, (x, y, bw, bh))
-    sharp = float(np.median(ctx.grad[full[:, 0, 1], full[:, 0, 0]]))
-    return Blob((cx, cy), (min(a, b), max(a, b)), box, area, area / max(a * b, 1e-6), ang,
-                solid, sharp)
-
-
-def _solidity(mask: np.ndarray, contour: np.ndarray, rect: tuple[int, int, int, int]) -> float:
-    x, y, w, h = rect
-    filled = np.zeros((h, w), np.uint8)
-    cv2.drawContours(filled, [contour - [x, y]], -1, 255, -1)
-    inside = cv2.countNonZero(filled)
-    both = cv2.countNonZero(cv2.bitwise_and(filled, mask[y:y + h, x:x + w]))
-    return both / max(inside, 1)
-
-
-def _object_mask(small: np.ndarray, die_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """Mask of pixels that are not felt and the colour-difference image it thresholds.
-
-    The difference is Lab distance to the local felt colour: chroma counts fully, a brighter
-    pixel half and a darker one an eighth, so cast shadows and lighting gradients do not grow
-    or merge the dice.
-    """
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    bg = _local_felt(lab, die_px)
-    light = lab[..., 0].astype(np.int16) - bg[..., 0].astype(np.int16)
-    chroma = cv2.absdiff(lab[..., 1:], bg[..., 1:]).astype(np.int16).sum(2)
-    diff = chroma + np.where(light > 0, light // 2, -light // 8)
-    mask = (diff > DIFF_THRESHOLD).astype(np.uint8) * 255
-    # Opening with a 3x3 square removes thin printed lines (the landing-area outline) that
-    # would otherwise join every blob into one.
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return mask, diff.astype(np.float32)
-
-
-def _local_felt(img: np.ndarray, die_px: float) -> np.ndarray:
-    """The felt colour around each pixel: a median over 2.5 dice (a die never dominates)."""
-    h, w = img.shape[:2]
-    tiny = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    k = max(3, int(2.5 * die_px / 2)) | 1
-    # Pad with the frame's overall felt colour: replicating or reflecting the edge would let a
-    # band along the edge (the rail) become the "felt" of the felt beside it.
-    pad = k // 2
-    felt = np.median(tiny.reshape(-1, 3), axis=0).tolist()
-    tiny = cv2.copyMakeBorder(tiny, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=felt)
-    bg = cv2.medianBlur(tiny, k)[pad:-pad, pad:-pad]
-    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 # ---------------------------------------------------------------- pips

@@ -1,0 +1,298 @@
+"""Find die-like blobs on the felt (pure OpenCV + numpy, no I/O).
+
+Every measure is taken in table millimetres through the calibration's homography, so a tilted
+or zoomed camera segments the same. The work is done at half resolution (a die is still ~20 px).
+
+1. `felt_difference`: how far each pixel's colour is from the local felt colour, in a way the
+   camera's bad days do not change: a shadow scales the felt's colour (explained down to half
+   its brightness), a lamp's glare adds white to it (changes no chroma, and brightening counts
+   only a quarter), and the difference is measured relative to the felt's own chroma, so a
+   dark frame shows a die as clearly as a bright one.
+2. Components of the thresholded difference are classified by size and shape (`Blob.kind`).
+3. A component that is not a die gets a *second look*: a die joined to a glare halo, the
+   printed line, the stick or its own shadow is cut free (an opening with a disc narrower than
+   a die, or a higher threshold), but only when everything cut away is thin or soft-edged:
+   a thick sharp-edged remainder is another die or a chip, and the blob stays what it was.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from services.vision.dice.calibration import DiceCalibration
+
+DIFF_THRESHOLD = 24.0  # felt difference (SCALE units) that counts as "object"
+SCALE = 40.0           # felt difference of a colour one felt-chroma away from the felt
+BRIGHT_WEIGHT = 0.5    # share of a brightening counted (glare is white added to the felt)
+SHADOW_FLOOR = 0.5     # darkest shadow explained: half the local felt's brightness
+MIN_SHARP = 0.15       # outline step per pixel / inner contrast (dice >= 0.19, glare lower)
+SOFT_REST = 0.2        # a cut-away remainder softer than this is glare (halos <= 0.17)
+MIN_SOLID = 0.85       # share of the outline's inside that is object (a ring of spots: low)
+CUT_DISC = 0.6         # second look: opening disc, in dice (cuts lines, stick, shadow fringes)
+THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
+MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
+MAX_LOOK_AREA = 8.0    # blobs larger than this (dice^2) are cards or the rail: no second look
+
+# BGR -> two chroma axes orthogonal to grey, and the mean brightness.
+_OPPONENT = np.float32([[1 / np.sqrt(2), -1 / np.sqrt(2), 0],
+                        [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)],
+                        [1 / 3, 1 / 3, 1 / 3]])
+_OFFSET = np.float32([128, 128, 0])  # chroma stored as uint8 for the median
+
+
+@dataclass(frozen=True)
+class Blob:
+    centre_mm: tuple[float, float]
+    size_mm: tuple[float, float]     # minAreaRect sides, short first
+    box_mm: np.ndarray               # 4x2 corners of the min-area rectangle (mm)
+    area_mm2: float
+    fill: float                      # blob area / rectangle area
+    angle: float                     # minAreaRect angle (degrees)
+    solid: float                     # share of the outline's inside that is object pixels
+    sharp: float                     # outline step per pixel / inner contrast (glare: low)
+    round: float                     # hull area / enclosing circle area (chip ~0.9+)
+    touching: bool = False           # dice cut apart from one blob: they touch
+
+    def kind(self, die_mm: float) -> str:
+        """'die', 'cocked', 'cluster' or 'other', from size and shape alone."""
+        short, long_ = (s / die_mm for s in self.size_mm)
+        ratio, area = long_ / short, self.area_mm2 / die_mm ** 2
+        if self.touching:
+            return "cluster"  # two dice in contact: a person calls it (README limits)
+        if self.solid < MIN_SOLID or self.sharp < MIN_SHARP:
+            return "other"  # a ring of spots (chip the colour of the felt); soft glare
+        if 0.8 < short and long_ < 1.25 and ratio < 1.15 and 0.7 < area < 1.35 \
+                and self.fill > 0.8:
+            return "die"
+        if 0.8 < short < 1.3 and 1.15 <= ratio < 1.8 and area < 2.0 and self.fill > 0.8:
+            return "cocked"
+        if 0.9 < short and long_ < 2.6 and 1.2 < area < 2.6 and self.fill > 0.55 \
+                and self.round < MAX_CLUSTER_ROUND:
+            return "cluster"
+        return "other"
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """One frame's half-resolution maps and its scale."""
+    calibration: DiceCalibration
+    to_mm: np.ndarray
+    die_px: float          # die side in half-resolution pixels
+    diff: np.ndarray       # felt difference
+    grad: np.ndarray       # its gradient magnitude per pixel
+    mask: np.ndarray       # object pixels (uint8 0/255)
+
+    @property
+    def die_area(self) -> float:
+        return self.die_px ** 2
+
+
+def find_blobs(image: np.ndarray, calibration: DiceCalibration,
+               to_mm: np.ndarray) -> list[Blob]:
+    """Object blobs near the landing area, measured in table millimetres.
+
+    Non-die blobs smaller than a card get a second look (see the module docstring); what it
+    cannot cut free stays as it was, so dice on dice remain a cluster.
+    """
+    die_px = calibration.die_mm * calibration.px_per_mm() / 2
+    small = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA)
+    diff = felt_difference(small, die_px)
+    mask = (diff > DIFF_THRESHOLD).astype(np.uint8) * 255
+    # A 3x3 opening removes thin printed lines (the landing-area outline) and speckle.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    grad = cv2.magnitude(cv2.Sobel(diff, cv2.CV_32F, 1, 0, ksize=3),
+                         cv2.Sobel(diff, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    frame = _Frame(calibration, to_mm, die_px, diff, grad, mask)
+    blobs = []
+    for c in _components(mask):
+        blob = _measure(frame, c, (0, 0), mask)
+        if blob is None:
+            continue
+        kind = blob.kind(calibration.die_mm)
+        # A leaning die is never cut: its side face can be thin and darker than its top.
+        if kind in ("die", "cocked") or \
+                blob.area_mm2 > MAX_LOOK_AREA * calibration.die_mm ** 2:
+            blobs.append(blob)
+            continue
+        parts = _second_look(frame, c)
+        if len(parts) > 1:  # dice touching each other, or a die on a die
+            parts = [dataclasses.replace(blob, touching=True)]
+        blobs.extend(parts if parts else [blob])
+    return blobs
+
+
+def _components(mask: np.ndarray) -> list[np.ndarray]:
+    """Outer outlines of every component, including those inside another's hole: the printed
+    landing-area outline can survive the opening as a closed frame around the dice."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, h in zip(contours, hierarchy[0]) if h[3] < 0]
+
+
+# ---------------------------------------------------------------- felt difference
+
+def felt_difference(small: np.ndarray, die_px: float) -> np.ndarray:
+    """How far each pixel is from the local felt colour (SCALE = one felt chroma away).
+
+    In an opponent colour space (two chroma axes and brightness): the felt's chroma, scaled
+    by how much darker the pixel is (a shadow, down to SHADOW_FLOOR), is subtracted from the
+    pixel's chroma; a brightening adds BRIGHT_WEIGHT of itself (a die brighter than the felt;
+    glare adds white, which has no chroma). Dividing by the felt's chroma makes the measure
+    the same in a dark or a bright frame.
+    """
+    img = cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
+    opp = cv2.transform(img, _OPPONENT)
+    enc = np.clip(opp + _OFFSET, 0, 255).astype(np.uint8)
+    felt = local_felt(enc, die_px).astype(np.float32) - _OFFSET
+    light = opp[..., 2] - felt[..., 2]
+    shade = np.clip(opp[..., 2] / np.maximum(felt[..., 2], 1.0), SHADOW_FLOOR, 1.0)
+    chroma = cv2.magnitude(opp[..., 0] - shade * felt[..., 0],
+                           opp[..., 1] - shade * felt[..., 1])
+    felt_chroma = np.maximum(cv2.magnitude(felt[..., 0], felt[..., 1]), 12.0)
+    return (chroma + BRIGHT_WEIGHT * np.maximum(light, 0)) * (SCALE / felt_chroma)
+
+
+def local_felt(img: np.ndarray, die_px: float) -> np.ndarray:
+    """The felt colour around each pixel: a median over 2.5 dice (a die never dominates)."""
+    h, w = img.shape[:2]
+    tiny = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    k = max(3, int(2.5 * die_px / 2)) | 1
+    # Pad with the frame's overall felt colour: replicating or reflecting the edge would let a
+    # band along the edge (the rail) become the "felt" of the felt beside it.
+    pad = k // 2
+    felt = np.median(tiny.reshape(-1, 3), axis=0).tolist()
+    tiny = cv2.copyMakeBorder(tiny, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=felt)
+    bg = cv2.medianBlur(tiny, k)[pad:-pad, pad:-pad]
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+# ---------------------------------------------------------------- measuring a blob
+
+def _measure(frame: _Frame, c: np.ndarray, offset: tuple[int, int],
+             own: np.ndarray) -> Blob | None:
+    """Measure one contour (half-resolution pixels relative to `offset`; `own` is the mask
+    it was traced in, in the same frame of reference) in millimetres."""
+    if cv2.contourArea(c) < 0.3 * frame.die_area:
+        return None
+    x, y, bw, bh = cv2.boundingRect(c)
+    ox, oy = offset
+    hs, ws = frame.mask.shape
+    if x + ox <= 2 or y + oy <= 2 or x + ox + bw >= ws - 2 or y + oy + bh >= hs - 2:
+        return None  # cut by the frame edge: its true shape is unknown (and it is off-area)
+    full = c + [ox, oy]
+    pts = cv2.perspectiveTransform(full.reshape(-1, 1, 2).astype(np.float64) * 2 + 0.5,
+                                   frame.to_mm).reshape(-1, 2).astype(np.float32)
+    (cx, cy), (a, b), ang = cv2.minAreaRect(pts)
+    w_mm, h_mm = frame.calibration.landing_area_mm
+    reach = 3 * frame.calibration.die_mm  # look this far outside the landing area
+    if not (-reach < cx < w_mm + reach and -reach < cy < h_mm + reach):
+        return None
+    area = float(cv2.contourArea(pts))
+    _, radius = cv2.minEnclosingCircle(pts)
+    round_ = float(cv2.contourArea(cv2.convexHull(pts))) / (np.pi * radius ** 2 + 1e-6)
+    box = cv2.boxPoints(((cx, cy), (a, b), ang))
+    inside = _fill(c, (x, y, bw, bh))
+    solid = cv2.countNonZero(cv2.bitwise_and(inside, own[y:y + bh, x:x + bw])) / \
+        max(cv2.countNonZero(inside), 1)
+    sharp = _sharpness(frame, full, inside, (x + ox, y + oy))
+    return Blob((cx, cy), (min(a, b), max(a, b)), box, area, area / max(a * b, 1e-6), ang,
+                solid, sharp, round_)
+
+
+def _fill(c: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
+    x, y, w, h = rect
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [c - [x, y]], -1, 255, -1)
+    return filled
+
+
+def _sharpness(frame: _Frame, outline: np.ndarray, inside: np.ndarray,
+               origin: tuple[int, int]) -> float:
+    """Colour step per pixel across the outline relative to the blob's inner contrast: about
+    1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope."""
+    x, y = origin
+    h, w = inside.shape
+    step = float(np.median(frame.grad[outline[:, 0, 1], outline[:, 0, 0]]))
+    level = float(np.median(frame.diff[y:y + h, x:x + w][inside > 0]))
+    return step / max(level, 1.0)
+
+
+# ---------------------------------------------------------------- second look
+
+def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
+    """Die-shaped parts cut free from a non-die blob, or [] if none can be cut safely."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + w + pad, frame.mask.shape[1]), min(y + h + pad, frame.mask.shape[0])
+    parent = cv2.bitwise_and(_fill(contour, (x0, y0, x1 - x0, y1 - y0)),
+                             frame.mask[y0:y1, x0:x1])
+    cuts = (cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
+            _higher_level(frame, parent, (x0, y0)))
+    for cut in cuts:
+        parts = _die_parts(frame, cut, (x0, y0))
+        if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
+            return [b for b, _ in parts]
+    return []
+
+
+def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """The parent re-thresholded at half its own strongest contrast (a die is stronger than
+    the glare halo joined to it)."""
+    x, y = origin
+    h, w = parent.shape
+    d = frame.diff[y:y + h, x:x + w]
+    level = max(DIFF_THRESHOLD, 0.5 * float(np.percentile(d[parent > 0], 90)))
+    sub = ((d > level) & (parent > 0)).astype(np.uint8) * 255
+    return cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _die_parts(frame: _Frame, cut: np.ndarray,
+               origin: tuple[int, int]) -> list[tuple[Blob, np.ndarray]]:
+    """Die-shaped components of a cut, each with its own contour."""
+    parts = []
+    for c in _components(cut):
+        blob = _measure(frame, c, origin, cut)
+        if blob is not None and blob.kind(frame.calibration.die_mm) == "die":
+            parts.append((blob, c))
+    return parts
+
+
+def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
+                      origin: tuple[int, int]) -> bool:
+    """Is everything the cut removed a line, the stick or a shadow fringe (thin, touching the
+    die briefly) or a glare halo (soft-edged)? A sharp-edged remainder that is thick is part of
+    another die or a chip; one lying along a die's edge may be a leaning die's side face."""
+    keep = np.zeros_like(parent)
+    cv2.drawContours(keep, [c for _, c in parts], -1, 255, -1)
+    near = cv2.dilate(keep, np.ones((5, 5), np.uint8))
+    ring = cv2.bitwise_and(cv2.dilate(keep, np.ones((9, 9), np.uint8)), cv2.bitwise_not(near))
+    rest = cv2.bitwise_and(parent, cv2.bitwise_not(near))
+    thin = _disc(THIN_DISC * frame.die_px)
+    x, y = origin
+    for c in _components(rest):
+        if cv2.contourArea(c) < 0.05 * frame.die_area:
+            continue
+        bx, by, bw, bh = cv2.boundingRect(c)
+        inside = _fill(c, (bx, by, bw, bh))
+        contact = cv2.countNonZero(cv2.bitwise_and(inside, ring[by:by + bh, bx:bx + bw])) / 2
+        thick = cv2.countNonZero(cv2.morphologyEx(inside, cv2.MORPH_OPEN, thin)) > 0
+        if (thick or contact > 0.5 * frame.die_px) and \
+                _sharpness(frame, c + [x, y], inside, (bx + x, by + y)) >= SOFT_REST:
+            return False
+    return True
+
+
+@lru_cache(maxsize=16)
+def _disc_cached(size: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
+def _disc(diameter: float) -> np.ndarray:
+    return _disc_cached(max(3, int(round(diameter)) | 1))
