@@ -188,7 +188,7 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
     col, reference = cx - pad, float("inf")
     if BALL_SIZED[0] <= area <= BALL_SIZED[1]:  # the finer measures only for ball-sized spots
         col, cy = _centre(strip.values, col, cy)
-        reference = _reference(strip, int(round(col)), int(round(per_unit)))
+        reference = _reference(strip, col, cy, int(round(per_unit)))
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
     return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong,
@@ -222,12 +222,15 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     return c0 + cx, r0 + cy
 
 
-def _reference(strip: Strip, col: int, half: int) -> float:
-    """Bright-minus-dark of the expected wheel within `half` columns of `col`."""
-    cols = np.arange(col - half, col + half + 1) % strip.values.shape[1]
-    # what the wheel should look like there, as a camera could show it (no brighter than
-    # white: the lighting model may overshoot where a lamp saturates the picture)
-    expected = np.clip((strip.values - strip.residual)[:, cols], 0, 255).ravel()
-    lo, hi = (int(q * (expected.size - 1)) for q in (0.30, 0.97))
-    part = np.partition(expected, [lo, hi])
+def _reference(strip: Strip, col: float, row: float, half: int) -> float:
+    """Bright-minus-dark of the wheel as seen within `half` columns of the spot, leaving out
+    the spot itself: how far polished frets and ring lines stand above the pocket floors
+    there, under the same light (a lamp's reflection brightens both alike)."""
+    cols = np.arange(int(round(col)) - half, int(round(col)) + half + 1)
+    win = strip.values[:, cols % strip.values.shape[1]]
+    dy = np.arange(win.shape[0])[:, None] - row
+    dx = cols[None, :] - col
+    seen = win[np.hypot(dx, dy) > 1.6 * _BALL_CELLS_R]
+    lo, hi = (int(q * (seen.size - 1)) for q in (0.30, 0.97))
+    part = np.partition(seen, [lo, hi])
     return float(part[hi] - part[lo])
