@@ -10,11 +10,11 @@ Anything else is "no decision" with the reason (reasons.py). The reader never gu
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from services.vision.wheel import reasons as R
 from services.vision.wheel.geometry import NOMINAL
+from services.vision.wheel.hidden import arm_across, glare_in_ring
 from services.vision.wheel.layout import WheelLayout, get_layout
 from services.vision.wheel.locate import Ellipse, locate_rotor
 from services.vision.wheel.reading import WheelReading
@@ -39,18 +39,12 @@ BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.
 # look-alikes that were round enough (blurred streaks) reached whiteness 0.73
 AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
-# Off the rotor (only the reason depends on it): the tracks' bright deflectors set a high
-# reference, so a ball there is judged against a lower bar
+# Off the rotor (only the reason depends on it): against the plain wood around it
 BOWL_WHITENESS_MIN = 0.45
 BOWL_ELONGATION_MAX = 1.45   # round: a ball resting there, not one running past
 DEFLECTOR_ZONE = 1.225       # lower track (deflectors) inside this radius, ball track outside
 TRACK_EDGE = 1.42            # the rim
 FRET_LIMIT = 0.30            # |offset from the pocket centre| beyond this: on a fret
-GLARE_AREA_MIN = 1.8         # a lamp's reflection: bigger than the ball, round, near white
-GLARE_PEAK_MIN = 110.0       # grey levels above the expected pocket ring
-GLARE_ELONGATION_MAX = 2.5
-ARM_WIDTH_DEG = 4.0          # a forearm over the track is wider than this
-ARM_EDGE_SHARPNESS = 0.2     # its sides change by this fraction of its contrast per cell
 
 
 def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -> WheelReading:
@@ -69,7 +63,7 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
         return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
                    else R.NO_WHEEL, ell)
     if rotor.score < ROTOR_SCORE_MIN or agreement < EDGE_AGREEMENT_MIN:
-        if _arm_across(bowl_strip(frame, ell, rotor)):
+        if arm_across(bowl_strip(frame, ell, rotor)):
             return _no(layout, R.OCCLUDED, ell)
         return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
                    else R.NO_WHEEL, ell)
@@ -158,10 +152,9 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
     """No ball at rest in the pocket ring: say what hides it, or where it is."""
     bowl = bowl_strip(frame, ell, rotor)
     geo = _geometry(layout, ell, rotor, None, None)
-    if _arm_across(bowl):  # an arm reaching in: whatever else, the ball may be under it
+    if arm_across(bowl):  # an arm reaching in: whatever else, the ball may be under it
         return _no(layout, R.OCCLUDED, ell, **geo)
-    big = [s for s in spots(strip, PER_POCKET, layout.n) if s.area >= GLARE_AREA_MIN]
-    if big and big[0].peak >= GLARE_PEAK_MIN and big[0].elongation <= GLARE_ELONGATION_MAX:
+    if glare_in_ring(strip, layout.n):
         return _no(layout, R.GLARE, ell, **geo)
     on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
                                 r_range=(NOMINAL.lower_in, TRACK_EDGE), local=True)
@@ -173,42 +166,6 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
     if rotor.longest_unseen_run()[0] >= 3:
         return _no(layout, R.OCCLUDED, ell, **geo)
     return _no(layout, R.BALL_MOVING, ell, **geo)
-
-
-def _arm_across(bowl: Strip) -> bool:
-    """A hand or sleeve reaching over the wheel crosses the bowl strip from edge to edge:
-    a band of columns, a few degrees wide, where most rows are not the bowl, and whose
-    sides are sharp in every row (a soft-edged shadow or lamp reflection has none)."""
-    res = cv2.GaussianBlur(bowl.residual, (0, 0), 1.0)
-    noise = max(float(np.median(np.abs(bowl.residual))) * 1.48, 2.0)
-    crossed = (np.abs(res) > 4 * noise).mean(axis=0) > 0.5
-    cols = len(crossed)
-    for start, length in _true_runs(crossed):
-        if length < ARM_WIDTH_DEG * cols / 360.0:
-            continue
-        span = np.arange(start - 8, start + length + 8) % cols
-        band = res[:, span]
-        level = float(np.median(np.abs(band[:, 8:-8])))
-        step = np.abs(band[:, 2:] - band[:, :-2]).max(axis=1) / 2  # steepest, per row
-        if float(np.median(step)) >= ARM_EDGE_SHARPNESS * level:
-            return True
-    return False
-
-
-def _true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """(start, length) of each run of True around a circle."""
-    n = len(flags)
-    if flags.all():
-        return [(0, n)]
-    first = int(np.argmin(flags))  # a False: start there so no run crosses the seam
-    runs, start = [], None
-    for i in range(first, first + n + 1):
-        if flags[i % n] and start is None:
-            start = i
-        elif not flags[i % n] and start is not None:
-            runs.append((start % n, i - start))
-            start = None
-    return runs
 
 
 def _geometry(layout, ell: Ellipse, rotor: RotorReading, strip: Strip | None,
