@@ -7,11 +7,13 @@ to look, and on Ctrl-C stops everything and leaves no process behind.
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -48,7 +50,10 @@ def _stop_all(children: dict[str, subprocess.Popen]) -> None:
 @click.option("--dashboard-port", type=int, default=8080, show_default=True,
               help="Port of the floor dashboard (a free one is used if it is taken).")
 @click.option("--no-simulator", is_flag=True, help="Start the services only.")
-def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool) -> None:
+@click.option("--progress-every", type=float, default=10.0, show_default=True,
+              help="Seconds between the progress lines (rounds settled, house win).")
+def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
+        progress_every: float) -> None:
     """Start the whole floor: broker, topics, services and the floor simulator."""
     from deploy.local.admin import ensure_topics
     from deploy.local.broker import EmbeddedBroker, free_port, port_is_free
@@ -90,17 +95,48 @@ The floor is running.
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
                     simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")
-        _wait(children)
+        _wait(children, f"http://127.0.0.1:{port}/api/tables", progress_every)
 
 
-def _wait(children: dict[str, subprocess.Popen]) -> None:
-    """Until Ctrl-C / SIGTERM; a child that dies on its own is an error. (Ctrl-C reaches the
-    children too, so a child exiting right after a stop request is expected.)"""
+def progress_line(tables: list[dict]) -> str:
+    """One line for the terminal: rounds settled and house win so far, per currency."""
+    from contracts.money import format_money
+
+    by_currency: dict[str, list[int]] = {}
+    for t in tables:
+        wagered_win = by_currency.setdefault(t["currency"], [0, 0])
+        wagered_win[0] += t["wagered"]
+        wagered_win[1] += t["house_win"]
+    money = "; ".join(f"wagered {format_money(w, c)}, house win {format_money(h, c)}"
+                      for c, (w, h) in sorted(by_currency.items()))
+    rounds = sum(t["rounds"] for t in tables)
+    return (f"{time.strftime('%H:%M:%S')}  {len(tables)} tables, {rounds} rounds settled"
+            + (f"; {money}" if money else ""))
+
+
+def _show_progress(api_url: str) -> None:
+    """Print the floor's totals from the dashboard's JSON; quiet while it is still starting."""
+    try:
+        with urllib.request.urlopen(api_url, timeout=2) as answer:
+            tables = json.loads(answer.read())
+    except (OSError, ValueError):
+        return
+    click.echo(progress_line(tables))
+
+
+def _wait(children: dict[str, subprocess.Popen], api_url: str, every: float) -> None:
+    """Until Ctrl-C / SIGTERM, showing progress; a child that dies on its own is an error.
+    (Ctrl-C reaches the children too, so a child exiting right after a stop request is
+    expected.)"""
     stop = {"now": False}
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.update(now=True))
+    shown_at = time.monotonic()
     while not stop["now"]:
         time.sleep(0.5)
+        if time.monotonic() - shown_at >= every:
+            shown_at = time.monotonic()
+            _show_progress(api_url)
         dead = [(n, p.returncode) for n, p in children.items() if p.poll() is not None]
         if dead and not stop["now"]:
             time.sleep(1.0)  # a stop signal may be on its way

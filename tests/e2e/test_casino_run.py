@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -44,7 +45,8 @@ def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
     """Start `casino run`, wait for `until` settled rounds, press Ctrl-C; (rounds, page)."""
     env = {**os.environ, "CASINO_VAR_DIR": str(var)}
     env.pop("KAFKA_BOOTSTRAP_SERVERS", None)
-    proc = subprocess.Popen([*CASINO, "run", "--rate", "2", "--dashboard-port", str(port)],
+    proc = subprocess.Popen([*CASINO, "run", "--rate", "2", "--dashboard-port", str(port),
+                             "--progress-every", "1"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, text=True)
     try:
@@ -59,6 +61,7 @@ def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
         out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0, out
     assert "Stopping the floor" in out and "floor dashboard" in out
+    assert re.search(r"\d+ tables, \d+ rounds settled; wagered [\d,.]+ BOB, house win", out), out
     return n, page
 
 
