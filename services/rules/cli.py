@@ -138,6 +138,18 @@ def _table(rows: list[EdgeRow]) -> str:
     return "\n".join(lines)
 
 
+def _summary(rows: list[EdgeRow]) -> str:
+    """The count, then why each flagged bet is flagged: the operator has to know which pay
+    table line to check and, where the seed is ambiguous, the switch for the other reading."""
+    flagged = [r for r in rows if r.flagged]
+    if not flagged:
+        return f"\n{len(rows)} bets, none flagged"
+    lines = [f"\n{len(rows)} bets, {len(flagged)} flagged {FLAG}:"]
+    lines += [f"  {r.game} {r.bet} ({r.variant}): {_percent(r.edge)}, {r.rule}"
+              + (f" — {r.note}" if r.note else "") for r in flagged]
+    return "\n".join(lines)
+
+
 @rules.command()
 @click.option("--profile", "profile_id", required=True,
               type=click.Choice(sorted(PROFILES)), help="Rule profile.")
@@ -171,9 +183,7 @@ def edges(profile_id: str, switch_values: tuple[str, ...], only: tuple[str, ...]
                                   ensure_ascii=False))
     elif rows:
         click.echo(_table(rows))
-        flagged = sum(r.flagged for r in rows)
-        click.echo(f"\n{len(rows)} bets, {flagged} flagged {FLAG}" if flagged else
-                   f"\n{len(rows)} bets, none flagged")
+        click.echo(_summary(rows))
     sys.exit(0 if ok else 1)
 
 

@@ -43,7 +43,9 @@ class EdgeRow:
         """Zero or negative edge: a fair or player-favoured bet — the operator should check
         the printed pay table (e.g. seed 000's craps "Juego de 7 5 : 1", domain.md A-27).
         A bet the seed means to be fair (fair_by_design) is not flagged at zero."""
-        return self.edge < 0 or (self.edge == 0 and not self.fair_by_design)
+        # bool(): a simulated edge may be a numpy float, whose comparisons give numpy bools
+        # that json cannot write (`edges --json` crashed on blackjack rows).
+        return bool(self.edge < 0 or (self.edge == 0 and not self.fair_by_design))
 
     def to_dict(self) -> dict[str, Any]:
         exact = isinstance(self.edge, Fraction)

@@ -101,3 +101,20 @@ def test_every_command_has_help():
     for cmd in ([], ["settle"], ["edges"], ["explain"]):
         result = run(*cmd, "--help")
         assert result.exit_code == 0 and "Usage" in result.output
+
+
+def test_edges_json_writes_simulated_rows_too():
+    # blackjack edges are simulated (numpy): a numpy bool in "flagged" once crashed --json
+    result = run("edges", "--profile", "LIVE-GG", "--game", "blackjack", "--json")
+    assert result.exit_code == 0, result.output
+    rows = lines_of(result)
+    assert rows and all(isinstance(r["flagged"], bool) for r in rows)
+    assert any(r["edge_exact"] is None and "simulation" in r["method"] for r in rows)
+
+
+def test_edges_table_says_why_each_flagged_row_is_flagged():
+    result = run("edges", "--profile", "BO", "--game", "craps")
+    assert result.exit_code == 0
+    tail = result.stdout.split("flagged CHECK PAY TABLE:")[1].splitlines()
+    assert len([t for t in tail if t.strip()]) == 5
+    assert all("craps_quote_reading=for_one" in t for t in tail if t.strip())

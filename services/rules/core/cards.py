@@ -43,11 +43,17 @@ def parse_cards(texts: object, field: str) -> list[Card]:
     return [parse_card(t, f"{field}[{i}]") for i, t in enumerate(texts)]
 
 
-def check_shoe_counts(cards: Iterable[Card], decks: int, field: str) -> None:
-    """A sequence cannot hold a card more times than there are decks in the shoe."""
-    for card, count in Counter(cards).items():
-        if count > decks:
-            raise RulesError(field, f"impossible sequence: {card} appears {count} times "
+def check_shoe_counts(cards: Iterable[Card], decks: int, field: str,
+                      paths: Sequence[str] | None = None) -> None:
+    """A sequence cannot hold a card more times than there are decks in the shoe. The error
+    names the card that is one too many (`cards[6]`), or `paths[i]` when the sequence joins
+    several fields (cards already dealt + this round's), so the operator finds the bad entry."""
+    seen: Counter[Card] = Counter()
+    for index, card in enumerate(cards):
+        seen[card] += 1
+        if seen[card] > decks:
+            where = paths[index] if paths else f"{field}[{index}]"
+            raise RulesError(where, f"impossible sequence: {card} appears {seen[card]} times "
                              f"but a {decks}-deck shoe holds only {decks}")
 
 

@@ -24,6 +24,7 @@ P_ROLL = Fraction(1, len(ALL_ROLLS))
 MULTI = "exact: absorbing Markov chain over the 36 dice outcomes (Fractions)"
 SINGLE = "exact enumeration of the 36 dice outcomes (Fractions)"
 FAIR = {"odds", "dont_odds"}
+QUOTED = {"any_seven", "hardway"}  # the lines switch craps_quote_reading reads (A-27)
 NO_ADVANTAGE = {"BO": "seed 000 §3.1.5 «ni el salón de juegos o casino ni el jugador tiene "
                       "alguna ventaja»",
                 "CL-ARICA": "seed 004 IV §1.5 «ni el Casino ni el jugador tiene alguna ventaja»"}
@@ -107,11 +108,23 @@ def _bets() -> Iterator[tuple[str, Bet, int | None]]:
             yield f"{kind} {n}", Bet("e", kind, 1, n), None
 
 
+def _quoted_note(profile: Profile) -> str:
+    """Why a literal any-seven/hardway quote is flagged, and the switch to the other reading:
+    the operator must check the printed pay table (domain.md A-27, C-24, C-25)."""
+    reading = profile.switch("craps_quote_reading")
+    other = "for_one" if reading == "to_one" else "to_one"
+    return (f"fair or player-favoured with the quote read '{reading.replace('_', ' ')}' "
+            f"(switch craps_quote_reading={reading}): check the printed pay table; if it means "
+            f"'x por 1', use --switch craps_quote_reading={other} (domain.md A-27)")
+
+
 def _note(profile: Profile, kind: str, edge: Fraction) -> str:
     if kind in FAIR:
         return f"true odds, fair by design ({NO_ADVANTAGE[profile.id]})"
+    if edge <= 0 and kind in QUOTED:
+        return _quoted_note(profile)
     if edge <= 0:
-        return "fair or player-favoured as printed: check the pay table (domain.md A-27)"
+        return "fair or player-favoured as printed: check the pay table"
     if kind in ("dont_pass", "dont_come"):
         return "per bet made; a 12 on its first roll is a standoff"
     if kind in ("buy", "lay"):

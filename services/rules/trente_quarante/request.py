@@ -103,7 +103,9 @@ def _coup(request: Mapping[str, Any], decks: int, needed: bool
         return None, ()
     cards = parse_cards(raw, "cards")
     before = parse_cards(request.get("dealt_before", []), "dealt_before")
-    check_shoe_counts(before + cards, decks, "cards")
+    paths = [f"dealt_before[{i}]" for i in range(len(before))]
+    paths += [f"cards[{i}]" for i in range(len(cards))]
+    check_shoe_counts(before + cards, decks, "cards", paths)
     return deal(cards, "cards"), tuple(cards)
 
 

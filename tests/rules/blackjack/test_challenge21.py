@@ -80,9 +80,9 @@ def test_challenge21_request_checks():
 def test_challenge21_shoe_has_eight_decks():
     cards = ["KS"] * 8
     err = error("BO", [{"seat": 1, "bets": [1, 1]}], cards + ["KS"], **C21)
-    assert err["field"] == "cards" and "9 times" in err["reason"]
+    assert err["field"] == "cards[8]" and "9 times" in err["reason"]
     err = error("BO", [{"seat": 1, "bet": 1}], cards)
-    assert err["field"] == "cards" and "6-deck" in err["reason"]
+    assert err["field"] == "cards[6]" and "6-deck" in err["reason"]
 
 
 def test_explain_shows_each_dealer_hand():

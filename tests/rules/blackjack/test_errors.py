@@ -15,7 +15,7 @@ CARDS = ["10H", "7D", "9S", "10C"]
     ([BOX], ["10H", "7Z", "9S", "10C"], {}, "cards[1]", "unknown suit"),
     ([BOX], ["10H", 7, "9S", "10C"], {}, "cards[1]", "not a card"),
     ([BOX], "10H 7D", {}, "cards", "list"),
-    ([BOX], ["KS"] * 7, {}, "cards", "appears 7 times but a 6-deck shoe"),
+    ([BOX], ["KS"] * 7, {}, "cards[6]", "appears 7 times but a 6-deck shoe"),
     ([BOX], [{"card": "5D", "irregularity": "lost"}], {}, "cards[0].irregularity", "one of"),
     ([BOX], [{"card": "5D", "why": "x"}], {}, "cards[0].why", "unknown field"),
     ([], CARDS, {}, "boxes", "non-empty"),

@@ -93,6 +93,7 @@ def test_edges_flag_the_literal_bo_reading_and_not_the_for_one_reading():
         "BO", {"craps_quote_reading": "for_one"}))}
     for bet in ("any_seven", "hardway 4", "hardway 6", "hardway 8", "hardway 10"):
         assert literal[bet].edge == 0 and literal[bet].flagged
+        assert "craps_quote_reading=for_one" in literal[bet].note  # tells the way out
         assert for_one[bet].edge > 0 and not for_one[bet].flagged
     assert for_one["any_seven"].edge == Fraction(1, 6)
     assert for_one["hardway 6"].edge == Fraction(1, 11)
