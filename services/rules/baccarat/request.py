@@ -114,7 +114,7 @@ def _bet(raw: object, index: int, variant: Variant) -> Bet:
     if extra:
         raise RulesError(f"{field}.{extra[0]}", "unknown field; a bet has kind, amount, seat")
     kind = raw.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:  # a {} is unhashable
         raise RulesError(f"{field}.kind", f"{kind!r} is not a bet; use player (Punto), "
                          "banker (Banca) or tie (Empate)")
     if kind == "tie" and not variant.tie_bet:

@@ -100,7 +100,7 @@ def parse_bet(raw: object, default_id: str) -> Bet:
     """One bet of a request; errors name the field inside the bet (the caller prefixes)."""
     check_bet_object(raw, BET_FIELDS)
     kind = raw.get("kind")
-    if kind not in SPANISH:
+    if not isinstance(kind, str) or kind not in SPANISH:  # a {} is unhashable
         raise RulesError("kind", f"unknown craps bet kind {kind!r}; known: {', '.join(KINDS)}")
     bet_id = raw.get("id", default_id)
     if not isinstance(bet_id, str) or not bet_id:

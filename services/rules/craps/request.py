@@ -116,7 +116,7 @@ def parse_request(request: Mapping[str, Any]) -> CrapsRequest:
             return None
 
     variant = request.get("variant")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:  # a {} is unhashable
         errors.append(FieldError("variant", f"required: one of {', '.join(VARIANTS)}; "
                                  f"got {variant!r}"))
     point = attempt(_point, request)

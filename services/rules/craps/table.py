@@ -150,13 +150,15 @@ class CrapsTable:
         rules = RULE_SECTION[self.table.profile.id]
         if amount == 0:
             gone = [bet] + [b for b in self.bets if b.on == bet.id]
-            back = [money.returned(b, b.amount, rules, f"withdrawn before roll {roll_index}"
+            # words count throws from 1 like explain ("Roll 2"); the `roll` field stays the
+            # index into `rolls`, so both name the same throw
+            back = [money.returned(b, b.amount, rules, f"withdrawn before roll {roll_index + 1}"
                                    + (f" with {bet.id}" if b is not bet else ""), roll_index)
                     for b in gone]
             return replace(self, bets=tuple(b for b in self.bets if b not in gone)), back
         if amount < bet.amount:
             back = [money.returned(bet, bet.amount - amount, rules,
-                                   f"reduced to {amount} before roll {roll_index}", roll_index)]
+                                   f"reduced to {amount} before roll {roll_index + 1}", roll_index)]
             new = replace(bet, amount=amount)
         else:  # an increase pays the commission on the added amount that plays
             added = playing - self.limit(bet).playing_stake

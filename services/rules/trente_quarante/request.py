@@ -56,7 +56,7 @@ def _flag(raw: Mapping[str, Any], name: str) -> bool:
 
 def parse_bet(raw: object, default_id: str) -> TQBet:
     check_bet_object(raw, BET_FIELDS)
-    if raw.get("kind") not in KINDS:
+    if not isinstance(raw.get("kind"), str) or raw.get("kind") not in KINDS:  # {} unhashable
         raise RulesError("kind", f"one of {', '.join(KINDS)}; got {raw.get('kind')!r}")
     bet_id = raw.get("id", default_id)
     if not isinstance(bet_id, str) or not bet_id:

@@ -55,6 +55,6 @@ def test_explain_shows_void_rolls_withdrawals_and_seven_out():
     text = "\n".join(lines)
     assert "variant Mini Craps — seed 004 IV §1.3" in text
     assert "Roll 1: void (slid) — «tirada nula»: no bet is decided" in text
-    assert "before roll 2: h hardway: withdrawn before roll 1: paid 100 (net +0)" in text
+    assert "before roll 2: h hardway: withdrawn before roll 2: paid 100 (net +0)" in text
     assert "seven out: the shooter's turn ends" in text
     assert "p pass_line 5 (100): 7 came before the 5: Línea de pase (Win) loses -> paid 0" in text
