@@ -138,6 +138,16 @@ def _table(rows: list[EdgeRow]) -> str:
     return "\n".join(lines)
 
 
+def _not_computed(game: str, err: RulesError) -> str:
+    """Why a game has no rows. A switch the profile is silent on (the seeds leave that rule
+    out) is not a bug: say which switches to set, so the operator can state the rule."""
+    silent = [e.reason for e in err.errors if "is silent on" in e.reason]
+    if silent and len(silent) == len(err.errors):
+        return (f"{game}: not computed: " + "; ".join(silent)
+                + " — the seeds leave this rule out: rerun with --switch NAME=VALUE for each")
+    return f"{game}: edges failed: {err}"
+
+
 def _summary(rows: list[EdgeRow]) -> str:
     """The count, then why each flagged bet is flagged: the operator has to know which pay
     table line to check and, where the seed is ambiguous, the switch for the other reading."""
@@ -171,9 +181,14 @@ def edges(profile_id: str, switch_values: tuple[str, ...], only: tuple[str, ...]
     except RulesError as err:
         raise click.UsageError(str(err)) from None
     rows: list[EdgeRow] = []
+    skipped: list[str] = []
     for game in games:
         try:
             rows.extend(game.edges(profile))
+        except RulesError as err:  # e.g. BO baccarat: its pay table is in no seed
+            skipped.append(_not_computed(game.name, err))
+            click.echo(skipped[-1], err=True)
+            ok = False
         except Exception as err:
             click.echo(f"{game.name}: edges failed: {type(err).__name__}: {err}", err=True)
             ok = False
@@ -184,6 +199,8 @@ def edges(profile_id: str, switch_values: tuple[str, ...], only: tuple[str, ...]
     elif rows:
         click.echo(_table(rows))
         click.echo(_summary(rows))
+    if skipped and not as_json:  # said on stdout too: a reader of the table must not miss it
+        click.echo("\n" + "\n".join(skipped))
     sys.exit(0 if ok else 1)
 
 

@@ -118,3 +118,16 @@ def test_edges_table_says_why_each_flagged_row_is_flagged():
     tail = result.stdout.split("flagged CHECK PAY TABLE:")[1].splitlines()
     assert len([t for t in tail if t.strip()]) == 5
     assert all("craps_quote_reading=for_one" in t for t in tail if t.strip())
+
+
+def test_edges_say_which_switches_a_silent_profile_needs_and_exit_1():
+    # BO baccarat: the pay table is in no seed (seed 002 §2.2.7), so no edge without switches
+    result = run("edges", "--profile", "BO", "--game", "baccarat", "--game", "roulette")
+    assert result.exit_code == 1
+    assert "roulette" in result.stdout  # the other games still get their rows
+    assert "baccarat: not computed" in result.stdout and "--switch" in result.stdout
+    assert "baccarat_commission" in result.stderr
+    switches = ["--switch", "baccarat_commission=5%", "--switch", "baccarat_tie_pays=8:1",
+                "--switch", "baccarat_player_pays=1:1"]
+    result = run("edges", "--profile", "BO", "--game", "baccarat", *switches)
+    assert result.exit_code == 0 and "not computed" not in result.output
