@@ -69,3 +69,20 @@ def test_bad_amounts_name_the_field_and_reason(raw, words):
 def test_integral_amounts_are_accepted():
     assert parse_amount(500, "a") == 500 and parse_amount("500", "a") == 500
     assert parse_amount(500.0, "a") == 500 and parse_amount(0, "a", allow_zero=True) == 0
+
+
+@pytest.mark.parametrize("request_,field,section", [
+    ({"game": "roulette", "bets": [{"kind": "red", "amount": 6000}], "outcome": {"pocket": "1"}},
+     "bets[0].amount", "Rul §2.1.5"),
+    ({"game": "baccarat", "variant": "live", "bets": [{"kind": "banker", "amount": 6000}],
+      "cards": ["9H", "KS", "3C", "5D", "8S"]}, "bets[0].amount", "Bac §2.1.7"),
+    ({"game": "blackjack", "variant": "classic", "boxes": [{"seat": 1, "bet": 6000}],
+      "cards": ["10H", "9S", "10D", "8C"]}, "boxes[0].bet", "BJ §2.1.4"),
+])
+def test_live_over_max_is_rejected_citing_the_games_own_section(request_, field, section):
+    # seed 003 prints «Una apuesta puede ser rechazada ... apuesta mínima o máxima» per game
+    out = settle_request({**request_, "profile": "LIVE-GG",
+                          "limits": {"minimum": 100, "maximum": 5000}})
+    assert out["ok"] is False
+    assert out["errors"][0]["field"] == field
+    assert f"seed 003 {section}" in out["errors"][0]["reason"]

@@ -42,7 +42,7 @@ def _ratio_text(kind: str, profile: Profile) -> str:
 
 def settle_bet(bet: Bet, coup: Coup, variant: Variant, profile: Profile,
                limits: TableLimits | None) -> BetResult:
-    lim = apply_limits(bet.amount, limits, profile, f"{bet.field}.amount")
+    lim = apply_limits(bet.amount, limits, profile, f"{bet.field}.amount", "baccarat")
     if coup.winner == TIE and bet.kind != "tie":
         outcome = Outcome.PUSH if variant.tie_bet else Outcome.VOID
         detail = (f"tie {coup.punto_total} a {coup.banca_total}: "

@@ -28,7 +28,8 @@ class BoxStakes:
 
 
 def box_stakes(box: BoxInput, rnd: RoundInput, rules: BjRules) -> BoxStakes:
-    main = tuple(apply_limits(s, rnd.limits, rules.profile, _stake_field(box, i, rules))
+    main = tuple(apply_limits(s, rnd.limits, rules.profile, _stake_field(box, i, rules),
+                              "blackjack")
                  for i, s in enumerate(box.stakes))
     pp = None
     if box.perfect_pairs:
@@ -37,7 +38,7 @@ def box_stakes(box: BoxInput, rnd: RoundInput, rules: BjRules) -> BoxStakes:
                              "variant (set \"variant\": \"perfect_pairs\"; the layout must have "
                              "the Perfect Pairs boxes, seed 002 §2.1.4.1)")
         pp = apply_limits(box.perfect_pairs, _pp_limits(box, rnd, rules), rules.profile,
-                          f"{box.field}.perfect_pairs")
+                          f"{box.field}.perfect_pairs", "blackjack")
     return BoxStakes(main, pp)
 
 

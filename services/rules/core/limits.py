@@ -32,6 +32,17 @@ _REFS = {
     "AR-RUL": RuleRef("001", quote="Las apuestas para cada suerte o chance oscilarán entre un mínimo y un máximo"),
     "LIVE-GG": RuleRef("003", "Rul §2.1.5"),
 }
+# LIVE-GG prints the rejection once per game: «Una apuesta puede ser rechazada por el sistema
+# ... por no cumplir los requisitos de apuesta mínima o máxima» (seed 003).
+_LIVE_REFS = {"baccarat": RuleRef("003", "Bac §2.1.7"), "blackjack": RuleRef("003", "BJ §2.1.4"),
+              "roulette": RuleRef("003", "Rul §2.1.5")}
+
+
+def _rule(profile: Profile, game: str | None) -> RuleRef:
+    """The limits rule of the profile, for the game's own section where it has one."""
+    if profile.id == "LIVE-GG" and game in _LIVE_REFS:
+        return _LIVE_REFS[game]
+    return _REFS.get(profile.id, RuleRef("", "limits"))
 
 
 @dataclass(frozen=True)
@@ -55,10 +66,11 @@ class LimitOutcome:
 
 
 def apply_limits(stake: int, limits: TableLimits | None, profile: Profile,
-                 field: str = "amount") -> LimitOutcome:
-    """Split a stake into what plays and what is over the limit, per the profile."""
+                 field: str = "amount", game: str | None = None) -> LimitOutcome:
+    """Split a stake into what plays and what is over the limit, per the profile; `game`
+    picks the game's own section of the rule where the profile has one (LIVE-GG)."""
     policy = profile.switch("over_max")
-    rule = _REFS.get(profile.id, RuleRef("", "limits"))
+    rule = _rule(profile, game)
     if limits is None:
         return LimitOutcome(stake, 0, False, policy, rule)
     if policy == "reject" and (stake > limits.maximum or stake < limits.minimum):

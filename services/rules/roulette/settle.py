@@ -39,7 +39,7 @@ def limit_outcome(profile: Profile, limits: Limits, bet: RouletteBet,
                   amount: int) -> LimitOutcome:
     if bet.imprisoned:  # limits were applied when the stake went to prison
         return apply_limits(amount, None, profile)
-    return apply_limits(amount, limits_for(limits, bet.kind, profile), profile)
+    return apply_limits(amount, limits_for(limits, bet.kind, profile), profile, game="roulette")
 
 
 def _money(stake: int, multiplier: Fraction, profile: Profile) -> int:
