@@ -11,29 +11,37 @@ import numpy as np
 
 
 def design(t: np.ndarray) -> np.ndarray:
-    return np.stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)], 1)
+    """Columns 1, cos t, sin t, cos 2t, sin 2t (the double angles from the single ones: two
+    trigonometric calls instead of four; this runs several times per frame)."""
+    c, s = np.cos(t), np.sin(t)
+    return np.stack([np.ones_like(t), c, s, c * c - s * s, 2 * s * c], 1)
 
 
 def evaluate(coef: np.ndarray, t: np.ndarray) -> np.ndarray:
-    return coef[0] + coef[1] * np.cos(t) + coef[2] * np.sin(t) + coef[3] * np.cos(2 * t) \
-        + coef[4] * np.sin(2 * t)
+    c, s = np.cos(t), np.sin(t)
+    return coef[0] + coef[1] * c + coef[2] * s + coef[3] * (c * c - s * s) + coef[4] * (2 * s * c)
 
 
-def _solve(a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    aw = a * w[:, None]
-    return np.linalg.solve(aw.T @ a + 1e-9 * np.eye(a.shape[1]), aw.T @ y)
+_RIDGE = 1e-9 * np.eye(5)
+
+
+def _solve(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Weighted least squares; `at` is a.T, contiguous (the products are then cheaper)."""
+    aw = at * w
+    return np.linalg.solve(aw @ a + _RIDGE, aw @ y)
 
 
 def robust_fit(t: np.ndarray, y: np.ndarray, scales: Sequence[float],
                min_points: int = 8) -> tuple[np.ndarray, np.ndarray] | None:
     """(coefficients, final weights), or None when fewer than `min_points` keep a weight."""
     a = design(t)
+    at = np.ascontiguousarray(a.T)
     w = np.ones_like(y)
-    coef = _solve(a, y, w)
+    coef = _solve(at, a, y, w)
     for c in scales:
         u = (y - a @ coef) / c
-        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
-        if (w > 0).sum() < min_points:
+        w = np.maximum(1 - u * u, 0.0) ** 2   # Tukey: (1 - u^2)^2 inside |u| < 1, else 0
+        if np.count_nonzero(w) < min_points:
             return None
-        coef = _solve(a, y, w)
+        coef = _solve(at, a, y, w)
     return coef, w

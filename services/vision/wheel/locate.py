@@ -30,6 +30,7 @@ N_DIRS = 120                 # directions sampled around the centre
 ROTOR_SIZE = (0.12, 0.48)    # rotor radius as a fraction of the frame's smaller side
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
+_SUM_CHANNELS = np.ones((1, 3), np.float32)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,9 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
     """How fast colour changes around the circle, per (direction, radius) sample."""
-    d = cv2.absdiff(np.roll(polar, -1, 0), np.roll(polar, 1, 0)).sum(2, dtype=np.float32)
+    wrapped = np.concatenate([polar[-1:], polar, polar[:1]])  # rows are directions: a circle
+    d = cv2.absdiff(wrapped[2:], wrapped[:-2]).astype(np.float32)
+    d = cv2.transform(d, _SUM_CHANNELS)  # = d.sum(2): 9 us instead of 140 us on 120 x 60
     return cv2.boxFilter(d, -1, (1, smooth))
 
 
@@ -115,7 +118,8 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
     rs = np.arange(16, 240, 3.0, dtype=np.float32)
     mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
-    prof = np.median(e, 0)
+    half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
+    prof = np.partition(e, [half, half + 1], axis=0)[half:half + 2].mean(0)
     k = int(np.argmax(prof))
     if prof[k] <= 0:
         return None

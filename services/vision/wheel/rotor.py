@@ -66,35 +66,41 @@ class RotorReading:
             best = max(best, (run, first))
         return best
 
+    def bend(self, theta_deg, r):
+        """The bend (degrees) of direction `theta_deg` seen at radius `r` (see module doc)."""
+        t = np.deg2rad(theta_deg)
+        c, s = np.cos(t), np.sin(t)
+        c0, c1, s1, c2, s2 = self.warp
+        bend = c0 + (c1 * c + s1 * s) * RING_R / np.maximum(r, 0.2) \
+            + c2 * (c * c - s * s) + s2 * (2 * s * c)
+        return np.rad2deg(bend)
+
     def position(self, theta_deg, r):
         """Position around the rotor, in pockets from the zero's centre (0.5 = on the fret
         between pocket 0 and pocket 1), of a direction `theta_deg` (degrees, rectified
         plane) seen at radius `r`. Works on floats or numpy arrays."""
-        t = np.deg2rad(theta_deg)
-        c0, c1, s1, c2, s2 = self.warp
-        bend = c0 + (c1 * np.cos(t) + s1 * np.sin(t)) * RING_R / np.maximum(r, 0.2) \
-            + c2 * np.cos(2 * t) + s2 * np.sin(2 * t)
-        return ((theta_deg - self.zero_angle - np.rad2deg(bend)) / self.layout.pitch) \
+        return ((theta_deg - self.zero_angle - self.bend(theta_deg, r)) / self.layout.pitch) \
             % self.layout.n
 
     def angle_of(self, k, r):
-        """Inverse of `position`: the rectified-plane direction (degrees) of position k."""
-        n, pitch = self.layout.n, self.layout.pitch
-        theta = self.zero_angle + np.asarray(k, dtype=float) * pitch
-        for _ in range(3):  # the bend is small and smooth: a few fixed-point steps suffice
-            err = ((self.position(theta, r) - k + n / 2) % n) - n / 2
-            theta = theta - err * pitch
+        """Inverse of `position`: the rectified-plane direction (degrees) of position k.
+        theta = zero + k * pitch + bend(theta): the bend is small and smooth, a few
+        fixed-point steps suffice (no wrapping needed in between: the bend is periodic)."""
+        base = self.zero_angle + np.asarray(k, dtype=float) * self.layout.pitch
+        theta = base
+        for _ in range(3):
+            theta = base + self.bend(theta, r)
         return theta % 360
 
     def angle_grid(self, k: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """`angle_of` for every (row radius, position k): a rows x len(k) grid. Solved
-        exactly on the first and last rows; in between the bend is linear in 1/r (the
-        model's only radius dependence), so rows are interpolated in 1/r."""
+        """`angle_of` for every (row radius, position k): a rows x len(k) grid (degrees, not
+        wrapped to 0..360). Solved exactly on the first and last rows; in between the bend
+        is linear in 1/r (the model's only radius dependence), so rows are interpolated."""
         ends = self.angle_of(np.stack([k, k]), np.array([[rows[0]], [rows[-1]]]))
         inv = 1.0 / np.maximum(rows, 0.2)
         t = ((inv - inv[0]) / (inv[-1] - inv[0]))[:, None]
         step = ((ends[1] - ends[0] + 180) % 360) - 180
-        return (ends[0][None, :] + t * step[None, :]) % 360
+        return ends[0][None, :] + t * step[None, :]  # not wrapped: only fed to cos/sin
 
 
 @lru_cache(maxsize=4)
