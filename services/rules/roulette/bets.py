@@ -95,16 +95,24 @@ def _inside(bet: RouletteBet, wheel: Wheel) -> Group:
         if not legal:
             raise RulesError("kind", f"no {bet.kind} ({spanish}) on the {wheel.name} layout")
         raise RulesError("numbers", f"{shown} is not a {bet.kind} ({spanish}) on the "
-                         f"{wheel.name} layout: {_shape(bet.kind)}")
+                         f"{wheel.name} layout: {_shape(bet.kind, wheel)}")
     return group
 
 
-def _shape(kind: str) -> str:
+def _shape(kind: str, wheel: Wheel) -> str:
+    """What the bet looks like on this layout; the zero spots differ by wheel (seed 004 II §1.5:
+    with 0 and 00 the 0-1-2-3 spot is the five-number bet, there is no zero corner)."""
+    zero_corner = _g_text(next((c for c in wheel.corners if wheel.zeros & c), None))
     return {"split": "two numbers side by side or one above the other",
             "street": "the three numbers of one row (or a zero street)",
-            "corner": "four numbers in a 2x2 block (or 0-1-2-3)",
+            "corner": "four numbers in a 2x2 block" + (f" (or {zero_corner})" if zero_corner
+                                                        else ""),
             "five_number": "0-00-1-2-3",
             "six_line": "the six numbers of two adjacent rows"}[kind]
+
+
+def _g_text(group: Group | None) -> str:
+    return "-".join(sorted(group, key=_order)) if group else ""
 
 
 def _indexed(bet: RouletteBet) -> Group:

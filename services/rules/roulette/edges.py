@@ -83,7 +83,7 @@ def _rows(profile: Profile, wheel: Wheel, kind: str, option: str | None) -> list
     for bet in instances(kind, wheel):
         by_edge.setdefault(edge(profile, wheel, replace(bet, zero_option=option)), []).append(bet)
     rule = (called_rule(profile.id, kind) if kind in CALLED_KINDS
-            else pay_for(profile, kind).rule)
+            else pay_for(profile, kind, wheel.name).rule)
     variant = wheel.name + (f", zero: {option}" if option else "")
     rows = []
     for value, bets in sorted(by_edge.items()):

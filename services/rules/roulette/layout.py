@@ -102,4 +102,17 @@ def _american() -> Wheel:
     )
 
 
-WHEELS: Mapping[str, Wheel] = {w.name: w for w in (_european(), _american())}
+def _american_single() -> Wheel:
+    """Seed 004 II §1.5, «la ruleta americana con un cero»: the layout lists it beside the
+    double-zero one — the zero streets «(0, 1, 2) y (0, 2,3)» and the four-number «Cuadro
+    especial» (0-1-2-3) of the merged row «Cuadro Cuadro especial o línea especial o sexta /
+    4 números 5 números» (domain.md A-35: four numbers with one zero, five with two). So its
+    spots are the single-zero ones; no five-number bet. The seed prints no wheel order: the
+    standard single-zero order is used (it only matters to neighbours, which CL does not take)."""
+    single = _european()
+    return Wheel("american_single", single.pockets, single.zeros, single.order, single.splits,
+                 single.streets, single.corners, single.six_lines, frozenset())
+
+
+WHEELS: Mapping[str, Wheel] = {w.name: w for w in (_european(), _american(),
+                                                    _american_single())}

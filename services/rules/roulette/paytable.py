@@ -7,7 +7,7 @@ AR-RUL (seed 001) and CL-ARICA (seed 004 II §1.7) print theirs.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Mapping
 
@@ -86,12 +86,18 @@ PAY_TABLES: Mapping[str, Mapping[str, Pay]] = {
     "BO": _bo(), "AR-RUL": _ar(), "CL-ARICA": _cl(), "LIVE-GG": _live(),
 }
 
-# Which wheel each profile plays (domain.md §5.1). CL-ARICA's single-zero American table is
-# referenced but neither its layout nor its pay table is printed (seed 004 II §1.5 [gap]).
+# Which wheels each profile plays (domain.md §5.1); the first is the default. CL-ARICA: seed
+# 004 II §1.5 lays out «la ruleta americana con un cero o ... con doble cero»; II §1.7 announces
+# both pay tables but prints only the double-zero one (the default wheel).
 PROFILE_WHEELS: Mapping[str, tuple[str, ...]] = {
-    "BO": ("european",), "AR-RUL": ("european",), "CL-ARICA": ("american",),
+    "BO": ("european",), "AR-RUL": ("european",), "CL-ARICA": ("american", "american_single"),
     "LIVE-GG": ("european",),
 }
+# The single-zero American table takes the printed per-bet pays (implementation decision).
+_CL_SINGLE_NOTE = ("seed 004 II §1.7 announces a single-zero pay table («según se trate de la "
+                   "ruleta americana con un cero o con doble cero») but prints only the "
+                   "double-zero one; its per-bet pay is applied to the single-zero table "
+                   "(implementation decision)")
 
 # Even chance on zero, per zero rule (switch roulette_zero_even_chance).
 ZERO_RULES: Mapping[str, RuleRef] = {
@@ -103,14 +109,18 @@ ZERO_RULES: Mapping[str, RuleRef] = {
 }
 
 
-def pay_for(profile: Profile, kind: str) -> Pay:
+def pay_for(profile: Profile, kind: str, wheel: str | None = None) -> Pay:
+    """The pay of `kind`; `wheel` matters only where a wheel's table is not printed."""
     table = PAY_TABLES.get(profile.id)
     if table is None:
         raise RulesError("profile", f"profile {profile.id} does not define roulette")
     if kind not in table:
         raise RulesError("kind", f"profile {profile.id} offers no {kind} bet; its bets: "
                          f"{', '.join(table)}")
-    return table[kind]
+    pay = table[kind]
+    if profile.id == "CL-ARICA" and wheel == "american_single":
+        return Pay(pay.ratio, replace(pay.rule, note=_CL_SINGLE_NOTE))
+    return pay
 
 
 def check_wheel(profile: Profile, wheel: str) -> None:

@@ -97,13 +97,14 @@ def parse_limits(raw: object) -> Limits:
 
 def _wheel(raw: Mapping[str, Any], profile: Profile) -> str:
     wheel = raw.get("wheel")
-    if wheel is None:
+    if wheel is None:  # the profile's first wheel (CL: the double zero, fully printed)
         wheels = PROFILE_WHEELS.get(profile.id, ())
-        if len(wheels) != 1:
-            raise RulesError("wheel", "required: \"european\" or \"american\"")
+        if not wheels:
+            raise RulesError("wheel", "required: \"european\", \"american\" or "
+                             "\"american_single\"")
         return wheels[0]
     if not isinstance(wheel, str):
-        raise RulesError("wheel", "must be \"european\" or \"american\"")
+        raise RulesError("wheel", "must be \"european\", \"american\" or \"american_single\"")
     return wheel
 
 

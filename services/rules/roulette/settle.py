@@ -69,7 +69,7 @@ def _excess(profile: Profile, limits: Limits, bet: RouletteBet, lim: LimitOutcom
 def _settle_plain(profile: Profile, wheel: Wheel, bet: RouletteBet, amount: int, pocket: str,
                   limits: Limits) -> BetResult:
     group = coverage(bet, wheel)
-    pay = pay_for(profile, bet.kind)
+    pay = pay_for(profile, bet.kind, wheel.name)
     decision = decide(profile, wheel, bet, group, pay, pocket)
     lim = limit_outcome(profile, limits, bet, amount)
     playing, extra_paid, returned, extra = lim.playing_stake, 0, 0, {}

@@ -47,11 +47,15 @@ ZERO_GROUPS = {  # as printed in the seeds (seed 000 §4.1.4.2, seed 001, seed 0
     "american": {"split": [("0", "1"), ("0", "2"), ("00", "2"), ("00", "3"), ("0", "00")],
                  "street": [("0", "1", "2"), ("0", "2", "3"), ("0", "00", "2")], "corner": [],
                  "six_line": [], "five_number": [("0", "00", "1", "2", "3")]},
+    # seed 004 II §1.5 single zero: calles (0,1,2), (0,2,3); «Cuadro especial» 0-1-2-3
+    "american_single": {"split": [("0", "1"), ("0", "2"), ("0", "3")],
+                        "street": [("0", "1", "2"), ("0", "2", "3")],
+                        "corner": [("0", "1", "2", "3")], "six_line": [], "five_number": []},
 }
 
 
 def pockets(wheel: str) -> list[str]:
-    return (["0"] if wheel == "european" else ["0", "00"]) + [str(n) for n in range(1, 37)]
+    return (["0", "00"] if wheel == "american" else ["0"]) + [str(n) for n in range(1, 37)]
 
 
 def groups(wheel: str, kind: str) -> set[frozenset[str]]:
@@ -96,3 +100,6 @@ PAYS = {
 }
 WHEEL = {"BO": "european", "AR-RUL": "european", "CL-ARICA": "american",
          "LIVE-GG": "european"}
+# Every wheel of every profile (CL-ARICA: seed 004 II §1.5, one zero or two).
+PROFILE_WHEELS = [("BO", "european"), ("AR-RUL", "european"), ("CL-ARICA", "american"),
+                  ("CL-ARICA", "american_single"), ("LIVE-GG", "european")]

@@ -40,3 +40,12 @@ def test_switch_changes_the_edge():
     rows = table("CL-ARICA", roulette_zero_even_chance="half_back")
     # 0 and 00 each give half back: (2/38)(1/2)
     assert rows[("american, zero: half_back", "black")].edge == F(1, 38)
+
+
+def test_cl_single_zero_table_edges():
+    # seed 004 II §1.5 lays out «la ruleta americana con un cero»: 37 pockets, no five-number
+    rows = table("CL-ARICA")
+    single = {bet: r for (variant, bet), r in rows.items() if variant == "american_single"}
+    assert single and all(r.edge == F(1, 37) for r in single.values())
+    assert "five_number" not in single  # no 0-00-1-2-3 spot without a 00
+    assert "prints only the double-zero one" in single["straight"].rule.note

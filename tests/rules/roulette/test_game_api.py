@@ -84,3 +84,19 @@ def test_explain_walks_through_each_bet_with_its_rule():
     assert "seed 002 §1.2.1.1" in text                       # the limit rule
     assert "half the stake back" in text and "seed 000 §4.1.4.2 item 11" in text
     assert lines[-1].startswith("Totals: staked 1500, paid 450")
+
+
+def test_cl_plays_both_american_tables_and_defaults_to_double_zero():
+    from services.rules.api import settle_request
+    base = {"game": "roulette", "profile": "CL-ARICA", "outcome": {"pocket": "0"},
+            "bets": [{"kind": "corner", "numbers": ["0", "1", "2", "3"], "amount": 100}]}
+    single = settle_request({**base, "wheel": "american_single"})
+    assert single["ok"] and single["bets"][0]["paid"] == 900  # «Cuadro especial» at 8:1
+    assert "implementation decision" in single["bets"][0]["rule_note"]
+    default = settle_request(base)  # no wheel: the double zero, no zero corner there
+    assert default["ok"] is False and default["errors"][0]["field"] == "bets[0].numbers"
+    five = settle_request({**base, "wheel": "american_single", "outcome": {"pocket": "1"},
+                           "bets": [{"kind": "five_number", "amount": 100,
+                                     "numbers": ["0", "00", "1", "2", "3"]}]})
+    assert five["ok"] is False and five["errors"][0]["field"] in ("bets[0].kind",
+                                                                   "bets[0].numbers")

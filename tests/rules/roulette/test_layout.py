@@ -10,7 +10,7 @@ from services.rules.core.profiles import get_profile
 from services.rules.roulette import WHEELS, RouletteBet, settle_bets
 from tests.rules.roulette import oracle
 
-PROFILE = {"european": "BO", "american": "CL-ARICA"}
+PROFILE = {"european": "BO", "american": "CL-ARICA", "american_single": "CL-ARICA"}
 
 
 def accepted(wheel: str, kind: str, numbers: tuple[str, ...]) -> bool:
@@ -22,7 +22,7 @@ def accepted(wheel: str, kind: str, numbers: tuple[str, ...]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("wheel", ["european", "american"])
+@pytest.mark.parametrize("wheel", ["european", "american", "american_single"])
 @pytest.mark.parametrize("kind,size", [("split", 2), ("street", 3), ("corner", 4)])
 def test_exactly_the_layout_groups_are_accepted(wheel, kind, size):
     pockets = oracle.pockets(wheel)
@@ -38,7 +38,7 @@ def test_seed_001_counts_of_each_bet():
     assert len(w.pockets) == 37 and len(WHEELS["american"].pockets) == 38
 
 
-@pytest.mark.parametrize("wheel", ["european", "american"])
+@pytest.mark.parametrize("wheel", ["european", "american", "american_single"])
 def test_six_lines_are_two_adjacent_rows(wheel):
     assert set(WHEELS[wheel].six_lines) == oracle.groups(wheel, "six_line")
     for line in oracle.groups(wheel, "six_line"):
