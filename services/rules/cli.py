@@ -50,7 +50,7 @@ def _head(request: object) -> dict[str, Any]:
 
 
 @rules.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"), default="-")
 def settle(file: TextIO) -> None:
     """Settle JSON Lines requests from FILE (default stdin), one JSON result line each.
 
@@ -205,7 +205,7 @@ def edges(profile_id: str, switch_values: tuple[str, ...], only: tuple[str, ...]
 
 
 @rules.command()
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"), default="-")
 def explain(file: TextIO) -> None:
     """Explain, step by step, how one request (a JSON object in FILE or stdin) is settled."""
     text = file.read()

@@ -131,3 +131,14 @@ def test_edges_say_which_switches_a_silent_profile_needs_and_exit_1():
                 "--switch", "baccarat_player_pays=1:1"]
     result = run("edges", "--profile", "BO", "--game", "baccarat", *switches)
     assert result.exit_code == 0 and "not computed" not in result.output
+
+
+def test_a_byte_order_mark_does_not_fail_the_first_line(tmp_path):
+    # files saved by Windows editors start with a UTF-8 BOM
+    path = tmp_path / "batch.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\r\n")
+    result = run("settle", str(path))
+    assert result.exit_code == 0, result.output
+    assert lines_of(result)[0]["ok"] is True
+    explained = CliRunner().invoke(casino, ["rules", "explain", str(path)])
+    assert explained.exit_code == 0 and "17 wins split" in explained.stdout
