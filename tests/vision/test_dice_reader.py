@@ -146,3 +146,12 @@ def test_a_chip_half_in_shadow_is_not_dice_on_dice(index, values):
     assert label["values"] == values
     r = _read(img, label)
     assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+
+
+def test_a_die_inside_a_glare_halo_is_cut_free():
+    # Tuning seed 123, frame 1345: a white die inside a lamp's glare on the felt formed one
+    # blob with the halo that neither the opening nor the higher threshold could split.
+    img, label = D.render(D.SetSpec("dice", 1500, 123, nz.NUISANCES, 0.25), 1345)
+    assert label["values"] == [2, 6] and "glare" in label["nuisances"]
+    r = _read(img, label)
+    assert not r.no_decision and list(r.values) == [2, 6], (r.reason, r.detail)

@@ -33,6 +33,7 @@ MIN_SHARP = 0.15       # outline step per pixel / inner contrast (dice >= 0.19, 
 SOFT_REST = 0.2        # a cut-away remainder softer than this is glare (halos <= 0.17)
 MIN_SOLID = 0.85       # share of the outline's inside that is object (a ring of spots: low)
 CUT_DISC = 0.6         # second look: opening disc, in dice (cuts lines, stick, shadow fringes)
+WIDE_DISC = 1.5        # second look: what is wider than this (in dice) is a halo or a chip
 THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
 MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
@@ -254,10 +255,11 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
     x1, y1 = min(x + w + pad, frame.mask.shape[1]), min(y + h + pad, frame.mask.shape[0])
     parent = cv2.bitwise_and(_fill(contour, (x0, y0, x1 - x0, y1 - y0)),
                              frame.mask[y0:y1, x0:x1])
-    cuts = (cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
-            _higher_level(frame, parent, (x0, y0)))
-    for cut in cuts:
-        parts = _die_parts(frame, cut, (x0, y0))
+    cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
+            lambda: _higher_level(frame, parent, (x0, y0)),
+            lambda: _above_wide(frame, parent, (x0, y0)))
+    for cut in cuts:  # each computed only when the ones before cut nothing free
+        parts = _die_parts(frame, cut(), (x0, y0))
         if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
             return [b for b, _ in parts]
     return []
@@ -271,6 +273,18 @@ def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) ->
     d = frame.diff[y:y + h, x:x + w]
     level = max(DIFF_THRESHOLD, 0.5 * float(np.percentile(d[parent > 0], 90)))
     sub = ((d > level) & (parent > 0)).astype(np.uint8) * 255
+    return cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _above_wide(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """The parent where it stands above everything wider than WIDE_DISC dice (a grey-level
+    top-hat): a die on a glare halo stands out of it; two dice together are narrower than the
+    disc and stay whole."""
+    x, y = origin
+    h, w = parent.shape
+    d = frame.diff[y:y + h, x:x + w]
+    top = d - cv2.morphologyEx(d, cv2.MORPH_OPEN, _disc(WIDE_DISC * frame.die_px))
+    sub = ((top > DIFF_THRESHOLD) & (parent > 0)).astype(np.uint8) * 255
     return cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
