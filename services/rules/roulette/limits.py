@@ -11,7 +11,7 @@ from typing import Mapping, Union
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile
 from services.rules.core.refs import RuleRef
-from services.rules.core.limits import TableLimits
+from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.roulette.paytable import pay_for
 
 Limits = Union[TableLimits, Mapping[str, TableLimits], None]
@@ -39,8 +39,10 @@ def limits_for(limits: Limits, kind: str, profile: Profile) -> TableLimits | Non
         return limits[kind]
     if profile.id == "AR-RUL" and A_CABALLO.get(kind) in limits:
         return _doubled(limits[A_CABALLO[kind]])
-    raise RulesError(f"limits.{kind}", f"no limits given for {kind} bets (limits are per bet "
-                     f"type here: give every kind that is bet)")
+    if DEFAULT_KEY in limits:  # the kinds not listed, as in craps (core.limits)
+        return limits[DEFAULT_KEY]
+    raise RulesError(f"limits.{kind}", f"no limits given for {kind} bets: give limits.{kind} "
+                     f"or limits.{DEFAULT_KEY}")
 
 
 def cascade(profile: Profile, limits: Limits, kind: str, excess: int

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from services.rules.core.errors import FieldError, RulesError
-from services.rules.core.limits import TableLimits
+from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.core.money import parse_amount
 from services.rules.core.profiles import Profile
 from services.rules.roulette.bets import KINDS, RouletteBet
@@ -89,9 +89,10 @@ def parse_limits(raw: object) -> Limits:
         return _table_limits(raw, "limits")
     if not isinstance(raw, Mapping):
         raise RulesError("limits", "must be {minimum, maximum} or {kind: {minimum, maximum}}")
-    unknown = sorted(str(k) for k in raw if k not in KINDS)
+    unknown = sorted(str(k) for k in raw if k not in KINDS and k != DEFAULT_KEY)
     if unknown:
-        raise RulesError(f"limits.{unknown[0]}", f"unknown bet kind; known: {', '.join(KINDS)}")
+        raise RulesError(f"limits.{unknown[0]}", f"unknown bet kind; known: {', '.join(KINDS)} "
+                         f"(and {DEFAULT_KEY} for the kinds not listed)")
     return {str(kind): _table_limits(v, f"limits.{kind}") for kind, v in raw.items()}
 
 

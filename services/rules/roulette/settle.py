@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from services.rules.core.errors import RulesError
+from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.limits import LimitOutcome, apply_limits
 from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult, Outcome
@@ -126,7 +126,15 @@ def settle_bets(profile: Profile, wheel: str, bets: Sequence[RouletteBet], pocke
         try:
             results.append(settle_bet(profile, w, bet, pocket, limits))
         except RulesError as err:
-            errors.extend(err.prefixed(f"bets[{i}]").errors)
+            errors.extend(_placed(err, i))
     if errors:
         raise RulesError(errors=errors)
     return results
+
+
+def _placed(err: RulesError, index: int) -> list[FieldError]:
+    """Errors under the bet's position (bets[2].numbers), except those about the request's
+    own `limits` (a missing per-kind limit): the field to fix is limits.<kind>, not the bet."""
+    return [e if e.field.split(".")[0] == "limits" else FieldError(
+        f"bets[{index}].{e.field}" if e.field else f"bets[{index}]", e.reason)
+        for e in err.errors]

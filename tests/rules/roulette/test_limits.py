@@ -83,7 +83,7 @@ def test_live_rejects_a_stake_outside_the_limits():
 def test_per_kind_limits_must_cover_the_kinds_bet():
     with pytest.raises(RulesError) as err:
         one("BO", RouletteBet("red", 100), "1", {"straight": LIM})
-    assert err.value.field == "bets[0].limits.red"
+    assert err.value.field == "limits.red"  # the request field to fix, not a bet field
 
 
 def test_ar_unnoticed_excess_follows_the_bet_into_prison():
@@ -93,3 +93,19 @@ def test_ar_unnoticed_excess_follows_the_bet_into_prison():
     r = settle_bets(ar, "european", [RouletteBet("red", 5000, noticed_before_result=True)],
                     "0", LIM)[0]
     assert (r.paid, r.excess_returned, r.extra["imprisoned_stake"]) == (3000, 3000, 2000)
+
+
+def test_per_kind_limits_take_a_default_for_the_kinds_not_listed():
+    # AR «para cada suerte o chance»: a straight max of 1000, every other kind 5000 by default;
+    # the cascade levels (split, street) use the default (seed 001 cascade)
+    from services.rules.api import settle_request
+    request = {"game": "roulette", "profile": "AR-RUL", "outcome": {"pocket": "5"},
+               "bets": [{"kind": "straight", "numbers": ["5"], "amount": 10000}],
+               "limits": {"straight": {"minimum": 10, "maximum": 1000},
+                          "default": {"minimum": 10, "maximum": 5000}}}
+    bet = settle_request(request)["bets"][0]
+    assert [(c["kind"], c["stake"]) for c in bet["cascade"]] == [("split", 5000), ("street", 4000)]
+    assert bet["paid"] == 1000 * 36 + 5000 * 18 + 4000 * 12
+    without = settle_request({**request, "limits": {"straight": request["limits"]["straight"]}})
+    assert without["ok"] is False and without["errors"][0]["field"] == "limits.split"
+    assert "limits.default" in without["errors"][0]["reason"]
