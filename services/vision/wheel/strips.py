@@ -226,7 +226,8 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     w0 = np.maximum(patch - floor, 0)
     cx, cy = col - c0, row - r0
     for _ in range(4):
-        w = w0 * np.clip(0.8 * _BALL_CELLS_R + 0.5 - np.hypot(_WX - cx, _WY - cy), 0, 1)
+        w = w0 * np.clip(0.8 * _BALL_CELLS_R + 0.5 - np.sqrt((_WX - cx) ** 2 + (_WY - cy) ** 2),
+                         0, 1)
         tot = float(w.sum())
         if tot <= 0:
             break
