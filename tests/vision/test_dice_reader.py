@@ -155,3 +155,13 @@ def test_a_die_inside_a_glare_halo_is_cut_free():
     assert label["values"] == [2, 6] and "glare" in label["nuisances"]
     r = _read(img, label)
     assert not r.no_decision and list(r.values) == [2, 6], (r.reason, r.detail)
+
+
+def test_a_piece_of_a_card_is_not_a_die():
+    # Tuning seed 456, frame 843: a card cut by the frame edge is a white rim around a hole
+    # (its middle became the local felt); a red suit mark with the rim around it was cut free
+    # as a third "die".
+    img, label = D.render(D.SetSpec("dice", 1500, 456, nz.NUISANCES, 0.25), 843)
+    assert label["values"] == [2, 4] and "card" in label["distractors"]
+    r = _read(img, label)
+    assert not r.no_decision and list(r.values) == [2, 4], (r.reason, r.detail)

@@ -253,8 +253,12 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
     pad = 2
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
     x1, y1 = min(x + w + pad, frame.mask.shape[1]), min(y + h + pad, frame.mask.shape[0])
-    parent = cv2.bitwise_and(_fill(contour, (x0, y0, x1 - x0, y1 - y0)),
-                             frame.mask[y0:y1, x0:x1])
+    filled = _fill(contour, (x0, y0, x1 - x0, y1 - y0))
+    parent = cv2.bitwise_and(filled, frame.mask[y0:y1, x0:x1])
+    if cv2.countNonZero(parent) < MIN_SOLID * cv2.countNonZero(filled):
+        # A frame around a hole: a card whose middle became the local felt, a chip's ring of
+        # spots. Its pieces can be die-sized (a suit mark with the card's rim around it).
+        return []
     cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
             lambda: _higher_level(frame, parent, (x0, y0)),
             lambda: _above_wide(frame, parent, (x0, y0)))
