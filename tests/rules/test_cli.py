@@ -142,3 +142,45 @@ def test_a_byte_order_mark_does_not_fail_the_first_line(tmp_path):
     assert lines_of(result)[0]["ok"] is True
     explained = CliRunner().invoke(casino, ["rules", "explain", str(path)])
     assert explained.exit_code == 0 and "17 wins split" in explained.stdout
+
+
+def test_a_mixed_batch_over_every_kind_of_bad_input_names_field_and_reason(tmp_path):
+    """The issue's bad-input list, one line each between good lines of other games; the batch
+    goes on and the exit code says some lines failed."""
+    bj = {"game": "blackjack", "profile": "BO", "variant": "classic",
+          "boxes": [{"seat": 1, "bet": 1000, "actions": ["stand"]}],
+          "cards": ["10H", "9S", "10D", "8C"]}
+    bac = {"game": "baccarat", "profile": "LIVE-GG", "variant": "live",
+           "bets": [{"kind": "banker", "amount": 1000}], "cards": ["9H", "KS", "3C", "5D", "8S"]}
+    roul = {"game": "roulette", "profile": "BO", "outcome": {"pocket": "1"}}
+    cases = [  # (request, field, words)
+        (bj, None, None),
+        ({**GOOD, "game": "keno"}, "game", "unknown game"),
+        ({**GOOD, "profile": "XX"}, "profile", "unknown profile"),
+        ({**roul, "bets": [{"kind": "quint", "amount": 100}]}, "bets[0].kind", "unknown bet"),
+        ({**roul, "bets": [{"kind": "corner", "numbers": ["1", "2", "3", "4"], "amount": 100}]},
+         "bets[0].numbers", "not a corner"),
+        ({**roul, "outcome": {"pocket": "00"}, "bets": [{"kind": "red", "amount": 100}]},
+         "outcome.pocket", "not a pocket"),
+        ({**roul, "bets": [{"kind": "red", "amount": -100}]}, "bets[0].amount", "negative"),
+        ({**roul, "bets": [{"kind": "red", "amount": 100.5}]}, "bets[0].amount", "fractional"),
+        ({**bac, "cards": ["1X", "KS", "3C", "5D"]}, "cards[0]", "not a card"),
+        ({**bac, "cards": ["AS"] * 6, "shoe": {"previous_cards": ["AS"] * 3}}, "cards[5]",
+         "impossible sequence"),
+        ({**bj, "cards": ["KS"] * 7}, "cards[6]", "impossible sequence"),
+        ({**bac, "profile": "LIVE-GG", "limits": {"minimum": 100, "maximum": 500}},
+         "bets[0].amount", "outside the table limits"),
+        (bac, None, None),
+    ]
+    path = tmp_path / "batch.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r, _, _ in cases) + "\n")
+    result = run("settle", str(path))
+    assert result.exit_code == 1
+    out = lines_of(result)
+    assert len(out) == len(cases)
+    for got, (_, field, words) in zip(out, cases):
+        if field is None:
+            assert got["ok"] is True and all("rule" in b for b in got["bets"])
+            continue
+        assert got["ok"] is False and got["errors"][0]["field"] == field, got
+        assert words in got["errors"][0]["reason"], got
