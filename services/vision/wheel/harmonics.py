@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 
@@ -26,9 +27,13 @@ _RIDGE = 1e-9 * np.eye(5)
 
 
 def _solve(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted least squares; `at` is a.T, contiguous (the products are then cheaper)."""
+    """Weighted least squares; `at` is a.T, contiguous (the products are then cheaper).
+    cv2.solve (LU, as numpy's) takes 2 us against 6 for np.linalg.solve's Python wrapper;
+    a frame solves ~20 of these 5 x 5 systems."""
     aw = at * w
-    return np.linalg.solve(aw @ a + _RIDGE, aw @ y)
+    _, coef = cv2.solve((aw @ a + _RIDGE).astype(np.float64),
+                        (aw @ y).astype(np.float64)[:, None], flags=cv2.DECOMP_LU)
+    return coef[:, 0]
 
 
 def robust_fit(t: np.ndarray, y: np.ndarray, scales: Sequence[float],

@@ -60,11 +60,13 @@ class Ellipse:
 
     def points(self, theta_deg: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids for arbitrary same-shaped arrays of plane angles (deg) and radii."""
-        m = self.to_image()
+        # all in float32, as the maps are (half the time of float64 on a 34 x 592 strip);
+        # the rounding, ~1e-4 px, is below remap's own 1/32 px
+        m = self.to_image().astype(np.float32)
         t = np.deg2rad(theta_deg).astype(np.float32)
+        r = np.asarray(r, dtype=np.float32)
         u, v = np.cos(t) * r, np.sin(t) * r
-        return ((m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32),
-                (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32))
+        return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
     def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
