@@ -35,10 +35,12 @@ def probe(n: int, seed: int, variant: str) -> str:
             read_wheel(image, variant)
             cpu.append(time.process_time() - start)
     report = E.score(E.run(items, lambda image, label: read_wheel(image, variant)))
-    ms = 1000 * float(np.mean(cpu)) if cpu else float("nan")
+    ms = 1000 * np.array(cpu) if cpu else np.full(1, np.nan)
+    p50, p95, p99 = np.percentile(ms, [50, 95, 99])
     return (f"{n} frames, seed {seed}, {variant}\n\n{E.markdown(report)}\n\n"
-            f"settled frames: {ms:.2f} ms CPU per frame on one thread = {1000 / ms:.0f} "
-            f"frames/s per core (p95 {1000 * float(np.percentile(cpu, 95)):.2f} ms)")
+            f"settled frames: {ms.mean():.2f} ms CPU per frame on one thread = "
+            f"{1000 / ms.mean():.0f} frames/s per core (p50 {p50:.2f}, p95 {p95:.2f}, "
+            f"p99 {p99:.2f} ms)")
 
 
 def main() -> None:

@@ -46,8 +46,8 @@ DEFLECTOR_ZONE = 1.225       # lower track (deflectors) inside this radius, ball
 TRACK_EDGE = 1.42            # the rim
 # |offset from the pocket centre| beyond this: on a fret. Rendered balls are within 0.2
 # ("clearly in a pocket") or 0.4 or more (on a fret); measured on tuning frames (seeds 4242,
-# 6161, 7373): settled balls <= 0.256 (1740 frames), balls on a fret >= 0.326 (724). A
-# wrong pocket costs more than a glance, so the line sits nearer the settled side.
+# 6161, 7373, 7474): settled balls <= 0.256 (1740 frames), balls on a fret >= 0.324 (1488).
+# A wrong pocket costs more than a glance, so the line sits nearer the settled side.
 FRET_LIMIT = 0.28
 
 
