@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from services.vision.wheel import reasons as R
-from services.vision.wheel.reader import read_wheel
+from services.vision.wheel.reader import FRET_LIMIT, read_wheel
 from services.vision.wheel.synth.style import STYLES
 
 MILD = ("noise", "jpeg")                       # what every camera adds
@@ -59,3 +59,14 @@ def test_bad_input_is_a_clear_error():
         read_wheel(np.zeros((480, 640), np.uint8))
     with pytest.raises(ValueError, match="^variant: unknown wheel"):
         read_wheel(np.zeros((480, 640, 3), np.uint8), variant="triple")
+
+
+def test_ball_on_a_fret_is_never_decided(wheel_frame):
+    """A ball on a fret (rendered within 0.1 pocket of it) is measured beyond the fret line,
+    under every nuisance a camera adds: refused, with its offset shown in the scores."""
+    for index in range(8):
+        image, label = wheel_frame("european", R.BALL_ON_FRET, None, HARSH, 40 + index)
+        reading = read_wheel(image)
+        assert reading.no_decision and reading.pocket is None, (index, reading.scores)
+        if "offset" in reading.scores:  # the ball was seen in the pocket ring
+            assert abs(reading.scores["offset"]) > FRET_LIMIT, (index, reading.scores)
