@@ -19,6 +19,7 @@ BetKind = Literal["straight", "split", "street", "corner", "six_line", "five_num
                   "low", "high"]
 Pocket = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6])$")]
 Wheel = Literal["european", "american"]
+ZeroOption = Literal["half_back", "prison"]
 Profile = Literal["BO", "AR-RUL", "CL-ARICA", "LIVE-GG"]
 Seat = Annotated[StrictInt, Field(ge=1, le=12)]
 
@@ -36,6 +37,11 @@ class BetSpec(_Data):
         default=None, description="1-3 for dozen and column bets")
     stake: Money
     chips: tuple[ChipStack, ...] = Field(default=(), description="Chips on the layout, if counted")
+    zero_option: ZeroOption | None = Field(
+        default=None,
+        description="An even chance's choice for when zero comes out, where the profile offers "
+                    "one (seed 000 §4.1.4.2 item 11): half the stake back, or «en prisión» "
+                    "until the next spin. None: the profile's default.")
 
     @model_validator(mode="after")
     def _chips_match_stake(self) -> "BetSpec":
@@ -116,6 +122,11 @@ class BetSettledData(_Data):
     outcome: Literal["win", "lose", "push", "half_back", "prison", "void"]
     rule: str = Field(description="The seed and section that produced this payout")
     rule_note: str = ""
+    imprisoned_from: Id | None = Field(
+        default=None,
+        description="Set when this spin decides a stake held «en prisión» since that round "
+                    "(seed 000 §4.1.4.2 item 11): it was wagered there, so this round's "
+                    "wagered total does not count it again; paid and net are the whole bet's.")
 
 
 class RoundSettledData(_Data):
@@ -123,7 +134,8 @@ class RoundSettledData(_Data):
     round_number: Annotated[StrictInt, Field(ge=1)]
     pocket: Pocket
     bet_count: Annotated[StrictInt, Field(ge=0)]
-    wagered: Money
+    wagered: Money = Field(description="Stakes placed in this round (not stakes held «en prisión» "
+                                        "from the round before)")
     paid: Money
     house_win: int = Field(description="wagered - paid, minor units, negative when the house lost")
 

@@ -35,7 +35,9 @@ class ProjectionBatch:
         self.guard = SequenceGuard(dict(con.execute("SELECT * FROM positions").fetchall()))
         self._events: list[list[object]] = []
         self.bets_placed: list[list[object]] = []
-        self.bets_settled: list[list[object]] = []
+        # by bet id: a stake «en prisión» is settled twice (prison, then the next spin's
+        # decision), possibly in one batch, and only its last state may reach the row
+        self.bets_settled: dict[str, list[object]] = {}
         self._moved: set[str] = set()
 
     def apply(self, event: Event) -> bool:
@@ -62,10 +64,10 @@ class ProjectionBatch:
         _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
                         "rule = v.rule, settled_at = v.settled_at FROM (VALUES {}) "
                         "AS v(bet_id, paid, net, outcome, rule, settled_at) "
-                        "WHERE bets.bet_id = v.bet_id", self.bets_settled)
+                        "WHERE bets.bet_id = v.bet_id", list(self.bets_settled.values()))
         _many(self.con, "INSERT OR REPLACE INTO positions VALUES {}",
               [[a, self.guard.positions[a]] for a in sorted(self._moved)])
-        self._events, self.bets_placed, self.bets_settled, self._moved = [], [], [], set()
+        self._events, self.bets_placed, self.bets_settled, self._moved = [], [], {}, set()
 
 
 def _many(con: duckdb.DuckDBPyConnection, sql: str, rows: list[list[object]],
@@ -141,7 +143,8 @@ def _(e: BetPlaced, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: BetSettled, batch: ProjectionBatch) -> None:
     p = e.payload
-    batch.bets_settled.append([p.bet_id, p.paid.amount, p.net, p.outcome, p.rule, e.occurred_at])
+    batch.bets_settled[p.bet_id] = [p.bet_id, p.paid.amount, p.net, p.outcome, p.rule,
+                                    e.occurred_at]
 
 
 @project.register

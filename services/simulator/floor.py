@@ -9,9 +9,12 @@ from contracts.table import (
     CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData,
     TableOpenedData,
 )
+from services.rules.core import get_profile
+from services.rules.roulette.switches import ZERO_EVEN
 from services.simulator.players import Mix, random_bet
 
 SOURCE = "floor-simulator"
+PRISON_RATE = 0.3  # share of even-chance players who take «prisión» where it is offered
 
 
 @dataclass
@@ -20,6 +23,14 @@ class SimTable:
     config: TableOpenedData
     dealer: Actor
     players: list[str] = field(default_factory=list)
+    mix: Mix = Mix()
+
+
+def player_mix(profile: str) -> Mix:
+    """Players choose «prisión» only where the profile offers a choice on zero (BO, seed 000
+    §4.1.4.2 item 11); elsewhere even chances simply lose on zero."""
+    offered = get_profile(profile).switch(ZERO_EVEN.name) != "lose"
+    return Mix(prison_rate=PRISON_RATE if offered else 0.0)
 
 
 def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[SimTable]:
@@ -29,6 +40,7 @@ def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[
                                min_bet=100, max_bet=50_000),
         dealer=Actor(employee_id=f"D{100 + i}", role="dealer"),
         players=[f"P{i:02d}{s}" for s in range(1, 7)],
+        mix=player_mix(profile),
     ) for i in range(1, count + 1)]
 
 
@@ -37,10 +49,11 @@ def open_table(table: SimTable) -> Command:
                      actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
 
 
-def round_commands(table: SimTable, rng: random.Random, mix: Mix = Mix(),
+def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
                    pocket: str | None = None, correlation_id: str | None = None) -> list[Command]:
     """OpenRound, some bets, «no más apuestas», maybe a late bet, the result (`pocket`, or a
     random one). All share the round's correlation id, which ties the camera frame to it."""
+    mix = mix or table.mix
     corr = correlation_id or new_id()
     common = dict(target_id=table.table_id, issued_by=SOURCE, correlation_id=corr)
     cmds: list[Command] = [OpenRound(actor=table.dealer, **common)]

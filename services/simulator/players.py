@@ -17,6 +17,8 @@ EVEN_CHANCES = ("red", "black", "odd", "even", "low", "high")
 class Mix:
     over_max_rate: float = 0.02   # stakes above the table maximum (refused: OVER_MAXIMUM)
     late_bet_rate: float = 0.05   # per round, one bet after «no más apuestas» (BETTING_CLOSED)
+    prison_rate: float = 0.0      # even chances whose player takes «prisión» on zero, where the
+                                  # profile offers the choice (seed 000 §4.1.4.2 item 11)
 
 
 def _numbers(kind: str, rng: random.Random) -> tuple[str, ...]:
@@ -47,5 +49,7 @@ def random_bet(rng: random.Random, currency: str, max_bet: int, mix: Mix) -> Bet
     if rng.random() < mix.over_max_rate:
         stake = max_bet + rng.choice(STAKES)
     index = rng.randint(1, 3) if kind in ("dozen", "column") else None
+    prison = kind in EVEN_CHANCES and mix.prison_rate > 0 and rng.random() < mix.prison_rate
     return BetSpec(kind=kind, numbers=_numbers(kind, rng), index=index,
-                   stake=Money(amount=stake, currency=currency))
+                   stake=Money(amount=stake, currency=currency),
+                   zero_option="prison" if prison else None)

@@ -84,7 +84,7 @@ class TableService:
             **self.bus.status(),
             "tables": {tid: {"version": t.version, "rounds_played": t.rounds_played,
                              "round": t.round.state.value if t.round else None,
-                             "closed": t.closed}
+                             "closed": t.closed, "prisoners": len(t.prisoners)}
                        for tid, t in sorted(self.tables.items())},
         }
 

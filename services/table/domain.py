@@ -50,6 +50,9 @@ class TableSession(Aggregate):
         self.closed = False
         self.round: Round | None = None
         self.rounds_played = 0
+        # Even-chance stakes «en prisión» (seed 000 §4.1.4.2 item 11), by bet id: the next
+        # spin decides them.
+        self.prisoners: dict[str, BetPlacedData] = {}
 
     # ===== commands ============================================================================
     def handle(self, command: Command) -> list[Event]:
@@ -112,7 +115,7 @@ class TableSession(Aggregate):
         if rnd.state is not RoundState.BETTING:
             return ("BETTING_CLOSED", "payload", "bet placed after «no más apuestas»: void, "
                     "chips returned to the player", LATE_BET_RULE[cfg.profile])
-        if command.payload.bet_id in rnd.bets:
+        if command.payload.bet_id in rnd.bets or command.payload.bet_id in self.prisoners:
             return "DUPLICATE_BET", "payload.bet_id", "a bet with this id is already placed", ""
         if bet.stake.currency != cfg.currency:
             return ("WRONG_CURRENCY", "payload.bet.stake.currency",
@@ -159,9 +162,10 @@ class TableSession(Aggregate):
         rnd, cfg = self.round, self.config
         assert rnd is not None and cfg is not None and rnd.pocket is not None
         open_bets = [b for bid, b in rnd.bets.items() if bid not in rnd.settled]
-        for data in settlement.settle(cfg, rnd.round_id, open_bets, rnd.pocket):
+        jailed = [b for b in self.prisoners.values() if b.round_id != rnd.round_id]
+        for data in settlement.settle(cfg, rnd.round_id, open_bets, rnd.pocket, jailed):
             self.trigger(BetSettled, data, command)
-        wagered = sum(s.stake.amount for s in rnd.settled.values())
+        wagered = sum(s.stake.amount for s in rnd.settled.values() if s.imprisoned_from is None)
         paid = sum(s.paid.amount for s in rnd.settled.values())
         self.trigger(RoundSettled, RoundSettledData(
             round_id=rnd.round_id, round_number=rnd.number, pocket=rnd.pocket,
@@ -173,6 +177,10 @@ class TableSession(Aggregate):
         if self.round is not None and self.round.state not in (RoundState.SETTLED,):
             return self._refuse(command, "command_type",
                                 f"round {self.round.round_id} is not settled yet")
+        if self.prisoners:
+            return self._refuse(command, "command_type",
+                                f"{len(self.prisoners)} even-chance stakes are «en prisión» "
+                                f"until the next spin (seed 000 §4.1.4.2 item 11)")
         self.trigger(TableClosed, command.payload, command)
 
     def _refuse(self, command: Command, fld: str, reason: str) -> None:
@@ -208,7 +216,12 @@ class TableSession(Aggregate):
 
     @mutate.register
     def _(self, event: BetSettled) -> None:
-        self.round.settled[event.payload.bet_id] = event.payload
+        p = event.payload
+        self.round.settled[p.bet_id] = p
+        if p.outcome == "prison":
+            self.prisoners[p.bet_id] = self.round.bets[p.bet_id]
+        else:
+            self.prisoners.pop(p.bet_id, None)
 
     @mutate.register
     def _(self, event: RoundSettled) -> None:

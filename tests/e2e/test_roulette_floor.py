@@ -48,8 +48,9 @@ def figures_from_events(events: list) -> dict[str, dict]:
     for e in events:
         if isinstance(e, RoundSettled):
             out[e.aggregate_id]["rounds"] += 1
-        elif isinstance(e, BetSettled):
-            out[e.aggregate_id]["wagered"] += e.payload.stake.amount
+        elif isinstance(e, BetSettled):  # a stake «en prisión» is wagered once, where it went in
+            if e.payload.imprisoned_from is None:
+                out[e.aggregate_id]["wagered"] += e.payload.stake.amount
             out[e.aggregate_id]["paid"] += e.payload.paid.amount
     for table_id, f in out.items():
         f.update(table_id=table_id, currency="BOB", house_win=f["wagered"] - f["paid"])
@@ -78,8 +79,25 @@ def test_every_round_balances_and_every_payout_names_its_rule(played):
     rounds = [e.payload for e in events if isinstance(e, RoundSettled)]
     assert len(rounds) == TABLES * ROUNDS
     for r in rounds:
-        assert r.wagered.amount == sum(b.stake.amount for b in bets[r.round_id])
+        assert r.wagered.amount == sum(b.stake.amount for b in bets[r.round_id]
+                                       if b.imprisoned_from is None)
         assert r.paid.amount == sum(b.paid.amount for b in bets[r.round_id])
+
+
+def test_stakes_sent_to_prison_are_decided_by_the_next_spin_of_their_table(played):
+    _db, events = played
+    jailed = {e.payload.bet_id: e.payload.round_id for e in events
+              if isinstance(e, BetSettled) and e.payload.outcome == "prison"}
+    decided = {e.payload.bet_id: e.payload for e in events
+               if isinstance(e, BetSettled) and e.payload.imprisoned_from}
+    assert jailed, "seed 7 sends some even chances to prison"
+    for bet_id, settled in decided.items():
+        assert jailed[bet_id] == settled.imprisoned_from
+        n = int(settled.imprisoned_from.rsplit(".", 1)[1])
+        assert settled.round_id == f"{settled.imprisoned_from.rsplit('.', 1)[0]}.{n + 1}"
+        assert settled.outcome in ("push", "lose") and settled.paid.amount in (0, settled.stake.amount)
+    last_rounds = {f"{t}.{ROUNDS}" for t in {e.aggregate_id for e in events}}
+    assert set(jailed) - set(decided) == {b for b, r in jailed.items() if r in last_rounds}
 
 
 def test_over_limit_and_late_bets_were_refused_with_reasons(played):

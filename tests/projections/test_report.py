@@ -53,3 +53,25 @@ def test_hold_percent_is_exact_and_half_even():
     assert hold_percent(1, 8) == Decimal("12.50")
     assert hold_percent(1, 3) == Decimal("33.33")
     assert hold_percent(0, 0) is None
+
+
+def test_a_stake_in_prison_counts_once_with_its_final_payout_even_in_one_batch(tmp_path):
+    t = TableSession("RUL-08")
+    at = T0 + timedelta(minutes=5)
+
+    def cmd(cls, **kw):
+        return cls(target_id=t.id, issued_by="t", issued_at=at,
+                   actor=Actor(employee_id="D1", role="dealer"), **kw)
+    log = t.handle(OpenTable(target_id="RUL-08", issued_by="t", issued_at=T0, payload=TableOpenedData(
+        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log += t.handle(cmd(OpenRound))
+    log += t.handle(cmd(PlaceBet, payload=PlaceBetData(bet_id="jail", seat=1, player_id="P1", bet=BetSpec(
+        kind="red", stake=Money(amount=1000, currency="BOB"), zero_option="prison"))))
+    log += t.handle(cmd(CloseBets)) + t.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="0")))
+    log += play(t, at, "1", [])  # red: the imprisoned stake is freed (returned, not paid)
+    with store.connect(tmp_path / "p.duckdb") as con:
+        apply_events(con, log)  # prison and release in one batch: the release must win
+        [f] = table_report(con)
+        row = con.execute("SELECT outcome, paid, net FROM bets WHERE bet_id = 'jail'").fetchone()
+    assert row == ("push", 1000, 0)
+    assert (f.rounds, f.wagered, f.paid, f.house_win) == (2, 1000, 1000, 0)

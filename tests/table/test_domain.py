@@ -21,9 +21,21 @@ def cmd(cls, **kw):
                issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc), **kw)
 
 
-def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", currency="BOB"):
+def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", currency="BOB",
+        zero_option=None):
     return cmd(PlaceBet, payload=PlaceBetData(bet_id=bet_id, seat=1, player_id="P1", bet=BetSpec(
-        kind=kind, numbers=numbers, index=index, stake=Money(amount=amount, currency=currency))))
+        kind=kind, numbers=numbers, index=index, stake=Money(amount=amount, currency=currency),
+        zero_option=zero_option)))
+
+
+def play(table, *bets, pocket):
+    """One round: open it (unless the fixture did), the bets, «no más apuestas», the spin."""
+    if table.round is not None and table.round.state is RoundState.SETTLED:
+        table.handle(cmd(OpenRound))
+    for b in bets:
+        table.handle(b)
+    table.handle(cmd(CloseBets))
+    return table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
 
 
 @pytest.fixture
@@ -142,3 +154,65 @@ def test_close_table_after_the_round_and_nothing_after_that(table):
     assert closed.event_type == "TableClosed" and table.closed
     [refused] = table.handle(cmd(OpenRound))
     assert isinstance(refused, CommandRejected) and "closed" in refused.payload.reason
+
+
+# ----- «en prisión» (seed 000 §4.1.4.2 item 11) -----------------------------------------------
+
+def test_zero_sends_a_prison_bet_to_prison_and_half_back_returns_half(table):
+    events = play(table, bet(kind="red", numbers=(), bet_id="jail", zero_option="prison"),
+                  bet(kind="odd", numbers=(), bet_id="half", zero_option="half_back"), pocket="0")
+    settled = {e.payload.bet_id: e.payload for e in events if isinstance(e, BetSettled)}
+    assert settled["jail"].outcome == "prison" and settled["jail"].paid.amount == 0
+    assert settled["half"].outcome == "half_back" and settled["half"].paid.amount == 500
+    assert all(s.rule == "seed 000 §4.1.4.2 item 11" for s in settled.values())
+    assert set(table.prisoners) == {"jail"}
+    assert events[-1].payload.wagered.amount == 2000 and events[-1].payload.paid.amount == 500
+
+
+@pytest.mark.parametrize("pocket, outcome, paid", [("1", "push", 1000), ("2", "lose", 0),
+                                                   ("0", "lose", 0)])
+def test_the_next_spin_frees_or_loses_the_imprisoned_stake(table, pocket, outcome, paid):
+    play(table, bet(kind="red", numbers=(), bet_id="jail", zero_option="prison"), pocket="0")
+    events = play(table, bet(bet_id="b2", amount=500), pocket=pocket)
+    freed = next(e.payload for e in events
+                 if isinstance(e, BetSettled) and e.payload.bet_id == "jail")
+    assert (freed.outcome, freed.paid.amount) == (outcome, paid)
+    assert freed.imprisoned_from == "RUL-01.1" and freed.round_id == "RUL-01.2"
+    assert freed.net == paid - 1000  # the whole bet's result
+    total = events[-1].payload
+    assert total.wagered.amount == 500  # the imprisoned stake was wagered in round 1
+    assert total.bet_count == 2 and table.prisoners == {}
+
+
+def test_the_table_cannot_close_while_a_stake_is_in_prison(table):
+    play(table, bet(kind="low", numbers=(), bet_id="jail", zero_option="prison"), pocket="0")
+    [refused] = table.handle(cmd(CloseTable))
+    assert isinstance(refused, CommandRejected) and "prisión" in refused.payload.reason
+    play(table, pocket="5")
+    [closed] = table.handle(cmd(CloseTable))
+    assert closed.event_type == "TableClosed"
+
+
+def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
+    table, log = TableSession(T), []
+    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+                                                   currency="BOB", min_bet=100, max_bet=50_000)),
+              cmd(OpenRound), bet(kind="even", numbers=(), bet_id="jail", zero_option="prison"),
+              cmd(CloseBets), cmd(RecordSpin, payload=RecordSpinData(pocket="0"))):
+        log += table.handle(c)
+    rebuilt = TableSession.rebuild(T, log)
+    assert set(rebuilt.prisoners) == {"jail"} and rebuilt.prisoners == table.prisoners
+    rebuilt.handle(cmd(OpenRound))
+    [dup] = rebuilt.handle(bet(bet_id="jail"))
+    assert isinstance(dup, BetRejected) and dup.payload.code == "DUPLICATE_BET"
+
+
+def test_a_profile_without_the_choice_refuses_a_zero_option_naming_the_field():
+    t = TableSession(T)
+    t.handle(cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="AR-RUL",
+                                                   currency="ARS", min_bet=100, max_bet=50_000)))
+    t.handle(cmd(OpenRound))
+    [refused] = t.handle(bet(kind="red", numbers=(), currency="ARS", zero_option="prison"))
+    assert refused.payload.code == "INVALID_BET"
+    assert refused.payload.field == "payload.bet.zero_option"
+    assert "AR" in refused.payload.reason
