@@ -51,8 +51,7 @@ def read(inputs: tuple[str, ...], kind: str, variant: str, calibration: str | No
     def on_event(event: F.CameraEvent) -> None:
         if event.kind in FAILURES:
             failed.append(event.kind)
-        click.echo(json.dumps({"event": event.kind, "source": event.source,
-                               "detail": event.detail, "attempt": event.attempt}), err=True)
+        _echo_event(event)
 
     count = 0
     backoff = F.Backoff(max_attempts=retries)
@@ -70,6 +69,12 @@ def read(inputs: tuple[str, ...], kind: str, variant: str, calibration: str | No
             count += 1
     if failed or not count:
         raise SystemExit(1)
+
+
+def _echo_event(event: Any) -> None:
+    """A camera event (services.vision.frames.CameraEvent) as a JSON line on stderr."""
+    click.echo(json.dumps({"event": event.kind, "source": event.source,
+                           "detail": event.detail, "attempt": event.attempt}), err=True)
 
 
 def _human(row: dict[str, Any]) -> str:
@@ -104,7 +109,7 @@ def _wheel_calibration(path: str) -> Any:
 # ---------------------------------------------------------------- calibrate
 
 @vision.command()
-@click.argument("frame", type=click.Path(exists=True, dir_okay=False))
+@click.argument("frame")
 @click.option("--kind", type=KINDS, required=True)
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
               help="Where to write the calibration JSON.")
@@ -116,11 +121,9 @@ def _wheel_calibration(path: str) -> Any:
 @click.option("--variant", type=VARIANTS, default="european", show_default=True)
 def calibrate(frame: str, kind: str, out: str, corners: str | None, area_mm: str,
               die_mm: float, variant: str) -> None:
-    """Measure a camera from FRAME (an empty table or wheel) and save its calibration."""
-    import cv2
-    image = cv2.imread(frame, cv2.IMREAD_COLOR)
-    if image is None:
-        raise click.BadParameter(f"{frame} is not a readable image", param_hint="FRAME")
+    """Measure a camera from FRAME (an image of the empty table or the wheel, or a video file
+    or stream URL, whose first usable frame is taken) and save its calibration."""
+    image = _sample_frame(frame)
     if kind == "wheel":
         _calibrate_wheel(image, out, variant)
         return
@@ -134,6 +137,19 @@ def calibrate(frame: str, kind: str, out: str, corners: str | None, area_mm: str
         raise click.ClickException(str(exc)) from None
     cal.save(result, out)
     click.echo(json.dumps(result.to_json()))
+
+
+def _sample_frame(spec: str) -> np.ndarray:
+    """The frame to calibrate from: the image itself, or the first usable frame of a video
+    or a stream (camera events go to stderr, as with `read`)."""
+    from services.vision import frames as F
+    kind = F.kind_of(spec)
+    if kind != "stream" and not Path(spec).is_file():
+        raise click.BadParameter(f"{spec}: no such file", param_hint="FRAME")
+    options = {"max_frames": 1} if kind == "stream" else {}
+    for frame in F.open_source(spec, _echo_event, F.Backoff(max_attempts=3), **options):
+        return frame.image
+    raise click.BadParameter(f"{spec} gave no readable frame", param_hint="FRAME")
 
 
 def _floats(text: str, n: int, name: str) -> np.ndarray:

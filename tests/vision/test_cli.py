@@ -75,3 +75,41 @@ def test_wheel_calibrate_then_read_with_the_calibration(tmp_path):
 
 def manifest_pocket(manifest: dict, name: str) -> str:
     return next(item["pocket"] for item in manifest["frames"] if item["file"] == name)
+
+
+def test_calibrate_from_a_video_takes_its_first_usable_frame(tmp_path):
+    import cv2
+
+    runner = CliRunner()
+    res = runner.invoke(vision, ["synth", str(tmp_path / "set"), "--kind", "wheel", "-n", "3",
+                                 "--seed", "78", "--no-decision-rate", "0"])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
+    frames = sorted((tmp_path / "set").glob("wheel_*.png"))
+    first = cv2.imread(str(frames[0]))
+    video = tmp_path / "wheel.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5,
+                             (first.shape[1], first.shape[0]))
+    for f in frames:
+        writer.write(cv2.imread(str(f)))
+    writer.release()
+    cal = tmp_path / "cam.json"
+    res = runner.invoke(vision, ["calibrate", str(video), "--kind", "wheel", "--out", str(cal)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(vision, ["read", str(video), "--kind", "wheel", "--calibration", str(cal),
+                                 "--json"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in res.output.splitlines() if x.startswith('{"file"')]
+    assert [r["frame"] for r in rows] == [0, 1, 2]
+    assert rows[0]["pocket"] == manifest_pocket(manifest, frames[0].name)
+
+
+def test_calibrate_names_a_missing_or_unreadable_frame(tmp_path):
+    res = CliRunner().invoke(vision, ["calibrate", str(tmp_path / "nope.png"), "--kind", "dice",
+                                      "--out", str(tmp_path / "c.json")])
+    assert res.exit_code == 2 and "no such file" in res.output
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"not a video")
+    res = CliRunner().invoke(vision, ["calibrate", str(bad), "--kind", "dice",
+                                      "--out", str(tmp_path / "c.json")])
+    assert res.exit_code == 2 and "no readable frame" in res.output
