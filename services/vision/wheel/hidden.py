@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.vision.wheel.harmonics import median
 from services.vision.wheel.strips import PER_POCKET, Strip, spots
 
 ARM_WIDTH_DEG = 4.0          # a forearm over the track is wider than this
@@ -33,7 +34,7 @@ def arm_across(bowl: Strip) -> bool:
     a band of columns, a few degrees wide, where most rows are not the bowl, and whose
     sides are sharp in every row (a soft-edged shadow or lamp reflection has none)."""
     res = cv2.GaussianBlur(bowl.residual, (0, 0), 1.0)
-    noise = max(float(np.median(np.abs(bowl.residual))) * 1.48, 2.0)
+    noise = max(median(np.abs(bowl.residual)) * 1.48, 2.0)
     crossed = (np.abs(res) > 4 * noise).mean(axis=0) > 0.5
     cols = len(crossed)
     for start, length in true_runs(crossed):
@@ -41,9 +42,9 @@ def arm_across(bowl: Strip) -> bool:
             continue
         span = np.arange(start - 8, start + length + 8) % cols
         band = res[:, span]
-        level = float(np.median(np.abs(band[:, 8:-8])))
+        level = median(np.abs(band[:, 8:-8]))
         step = np.abs(band[:, 2:] - band[:, :-2]).max(axis=1) / 2  # steepest, per row
-        if float(np.median(step)) >= ARM_EDGE_SHARPNESS * level:
+        if median(step) >= ARM_EDGE_SHARPNESS * level:
             return True
     return False
 

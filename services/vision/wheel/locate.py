@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from services.vision.wheel.harmonics import evaluate, robust_fit
+from services.vision.wheel.harmonics import evaluate, median, robust_fit
 
 VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
 VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)  # 60..204 px at full size
@@ -134,7 +134,7 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
 
 def _robust_harmonics(r: np.ndarray) -> np.ndarray:
     """Inliers of r(theta) ~ centre shift + ellipticity (Tukey IRLS with a shrinking scale)."""
-    med = float(np.median(r))
+    med = median(r)
     fit = robust_fit(_TH, r, [c * med for c in (0.3, 0.15, 0.08, 0.05)], 20)
     if fit is None:
         return np.zeros(len(r), bool)

@@ -142,7 +142,7 @@ def _confidence(ball: Spot, offset: float, rotor: RotorReading) -> float:
     terms = (ball.contrast / 10.0, ball.whiteness / 1.0,
              (FRET_LIMIT - abs(offset)) / (FRET_LIMIT - 0.1), rotor.margin / 0.15,
              rotor.boundaries / 30.0)
-    return float(np.clip(min(terms), 0.01, 1.0))
+    return float(min(max(min(terms), 0.01), 1.0))
 
 
 def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
@@ -181,8 +181,8 @@ def _geometry(layout, ell: Ellipse, rotor: RotorReading, strip: Strip | None,
                             "boundaries": float(rotor.boundaries),
                             "warp_residual": rotor.residual}}
     if ball is not None and strip is not None:
-        col = int(np.clip(round(ball.col) % strip.values.shape[1], 0, strip.values.shape[1] - 1))
-        row = int(np.clip(round(ball.row), 0, len(strip.rows) - 1))
+        col = int(round(ball.col)) % strip.values.shape[1]
+        row = min(max(int(round(ball.row)), 0), len(strip.rows) - 1)
         geo["ball_xy"] = (float(strip.mx[row, col]), float(strip.my[row, col]))
         geo["ball_position"] = float(ball.position)
         geo["scores"].update(ball_contrast=ball.contrast, ball_area=ball.area,
