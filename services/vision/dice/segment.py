@@ -240,9 +240,24 @@ def _sharpness(frame: _Frame, outline: np.ndarray, inside: np.ndarray,
     1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope."""
     x, y = origin
     h, w = inside.shape
-    step = float(np.median(frame.grad[outline[:, 0, 1], outline[:, 0, 0]]))
-    level = float(np.median(frame.diff[y:y + h, x:x + w][inside > 0]))
+    step = _median(frame.grad[outline[:, 0, 1], outline[:, 0, 0]])
+    level = _median(frame.diff[y:y + h, x:x + w][inside > 0])
     return step / max(level, 1.0)
+
+
+def _median(a: np.ndarray) -> float:
+    return _quantile(a, 0.5)
+
+
+def _quantile(a: np.ndarray, q: float) -> float:
+    """np.quantile's value (linear) by partition alone: 3.5 instead of 21 us on a few hundred
+    values, and the reader takes two or three per blob."""
+    if a.size == 0:
+        return float("nan")
+    pos = q * (a.size - 1)
+    lo, hi = int(np.floor(pos)), int(np.ceil(pos))
+    part = np.partition(a, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
 
 
 # ---------------------------------------------------------------- second look
@@ -275,7 +290,7 @@ def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) ->
     x, y = origin
     h, w = parent.shape
     d = frame.diff[y:y + h, x:x + w]
-    level = max(DIFF_THRESHOLD, 0.5 * float(np.percentile(d[parent > 0], 90)))
+    level = max(DIFF_THRESHOLD, 0.5 * _quantile(d[parent > 0], 0.9))
     sub = ((d > level) & (parent > 0)).astype(np.uint8) * 255
     return cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
