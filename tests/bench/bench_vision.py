@@ -106,7 +106,8 @@ def _upper_95(k: int, n: int) -> float:
 
 def _cpu_ms(items: list, reader, repeat: int = 3) -> list[float]:
     """Per frame, the median over `repeat` readings of the CPU time of this thread (one
-    core; other processes on the machine do not count against it)."""
+    core: time given to other processes is not counted, though their load still slows the
+    reading through shared caches and memory)."""
     out = []
     for _, image, label in items:
         times = []
@@ -133,6 +134,7 @@ def _wheel() -> list[str]:
 
     report = E.score(E.run(keep(_wheel_frames()), reader))
     ms = _cpu_ms(settled, reader)
+    load = os.getloadavg()[0]  # other work on the machine inflates even CPU time
     p = np.percentile(ms, [50, 95, 99])
     v, nd = report.verdicts, report.no_decision_frames
     spec = WHEEL_SPEC
@@ -149,7 +151,8 @@ def _wheel() -> list[str]:
             f"| {_upper_95(v['decided'], nd):.2%} |", "",
             "Speed on settled frames (ball in a pocket, the full decision path), 640x480: CPU "
             "time of one thread with cv2.setNumThreads(1), each frame read 3 times and its "
-            "median kept; frames/s per core = 1000 / mean ms.", "",
+            f"median kept; frames/s per core = 1000 / mean ms. Load average while timing: "
+            f"{load:.1f} on {os.cpu_count()} cores.", "",
             "| reader | settled frames timed | frames/s (1 core) | mean ms | p50 ms | p95 ms |"
             " p99 ms |", "|---|---:|---:|---:|---:|---:|---:|",
             f"| wheel | {len(ms)} | {1000 / float(np.mean(ms)):.0f} | {np.mean(ms):.2f} "
