@@ -132,16 +132,23 @@ def _z(x: np.ndarray) -> np.ndarray:
     return (x - x.mean()) / max(float(x.std()), 1e-6)
 
 
-def _correlate(sig: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+@lru_cache(maxsize=4)
+def _template_spectra(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """conj(rfft) of the templates and their norms: fixed per layout, computed once."""
+    t_red, t_green = templates(layout)
+    return (np.conj(np.fft.rfft(t_red)), np.conj(np.fft.rfft(t_green)),
+            float(np.sqrt((t_red ** 2).sum() * BINS)), float(np.sqrt((t_green ** 2).sum() * BINS)))
+
+
+def _correlate(sig: np.ndarray, tpl_spectrum: np.ndarray) -> np.ndarray:
     """c[j] = sum_b sig[b] * tpl[b - j]: the template's zero moved to bin j."""
-    return np.fft.irfft(np.fft.rfft(sig) * np.conj(np.fft.rfft(tpl)), BINS)
+    return np.fft.irfft(np.fft.rfft(sig) * tpl_spectrum, BINS)
 
 
 def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[float, float, float]:
     """(zero angle in degrees, score, margin) of the best template offset."""
-    t_red, t_green = templates(layout)
-    score = (_correlate(red, t_red) / np.sqrt((t_red ** 2).sum() * BINS)
-             + GREEN_WEIGHT * _correlate(green, t_green) / np.sqrt((t_green ** 2).sum() * BINS))
+    f_red, f_green, n_red, n_green = _template_spectra(layout)
+    score = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
     score /= 1 + GREEN_WEIGHT
     j = int(np.argmax(score))
     away = np.abs(((np.arange(BINS) - j + BINS // 2) % BINS) - BINS // 2)
@@ -222,7 +229,7 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     idx = (np.arange(BINS)[None, :] - (base + SHIFTS)[:, None]) % BINS  # template moved
     prod = red[None, :] * t_red[idx] + GREEN_WEIGHT * green[None, :] * t_green[idx]
     scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
-    j = np.clip(np.argmax(scores, 0), 1, len(SHIFTS) - 2)
+    j = np.minimum(np.maximum(np.argmax(scores, 0), 1), len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
     y0, y1, y2 = scores[j - 1, cols], scores[j, cols], scores[j + 1, cols]
     den = y0 - 2 * y1 + y2
