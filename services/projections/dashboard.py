@@ -53,6 +53,9 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
                               "FROM dead_letters "
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
         letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
+        prison = {t: (n, amount) for t, n, amount in con.execute(
+            "SELECT table_id, count(*), sum(stake) FROM bets WHERE outcome = 'prison' "
+            "GROUP BY table_id").fetchall()}
         holds = con.execute(
             "SELECT table_id, round_id, dealer_result, coalesce(read_result, 'no decision'), "
             "reason, detail, confidence, evidence_sha256, "
@@ -62,7 +65,16 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
                       .fetchall())
     return {"figures": figures, "last_pocket": last, "refusals": refusals,
             "dead_letters": letters, "dead_letter_count": letter_count, "holds": holds,
+            "prison": prison,
             "checks": checks}
+
+
+def in_prison(found: tuple[int, int] | None, currency: str) -> str:
+    """Even-chance stakes held «en prisión» for the next spin (seed 000 §4.1.4.2 item 11)."""
+    if not found:
+        return "—"
+    count, amount = found
+    return f"{count} ({format_money(int(amount), currency)})"
 
 
 def hold_left(seconds: float) -> str:
@@ -97,7 +109,8 @@ def render(service: "ProjectorService") -> bytes:
         f"<td>{format_money(f.wagered, f.currency)}</td><td>{format_money(f.paid, f.currency)}</td>"
         f"<td class='{'neg' if f.house_win < 0 else ''}'>{format_money(f.house_win, f.currency)}</td>"
         f"<td>{f.hold_pct if f.hold_pct is not None else '—'} %</td>"
-        f"<td>{html.escape(str(s['last_pocket'].get(f.table_id, '—')))}</td></tr>"
+        f"<td>{html.escape(str(s['last_pocket'].get(f.table_id, '—')))}</td>"
+        f"<td>{in_prison(s['prison'].get(f.table_id), f.currency)}</td></tr>"
         for f in s["figures"])
     refusals = "".join(f"<tr><td>{html.escape(str(t))}</td><td>{html.escape(tb)}</td><td>{c}</td>"
                        f"<td>{html.escape(r)}</td><td>{html.escape(rule or '')}</td></tr>"
@@ -108,7 +121,7 @@ def render(service: "ProjectorService") -> bytes:
 <title>Casino floor — live</title><style>{STYLE}</style></head><body>
 <h1>Casino floor — live</h1><p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
 <h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th><th>house win</th>
-<th>hold</th><th>last result</th></tr>{rows}</table>
+<th>hold</th><th>last result</th><th>en prisión</th></tr>{rows}</table>
 <h2>House win per table</h2>{chart(s["figures"])}
 {holds_html(s)}
 <h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th><th>rule</th></tr>{refusals}</table>
