@@ -9,10 +9,11 @@ or zoomed camera segments the same. The work is done at half resolution (a die i
    only a quarter), and the difference is measured relative to the felt's own chroma, so a
    dark frame shows a die as clearly as a bright one.
 2. Components of the thresholded difference are classified by size and shape (`Blob.kind`).
-3. A component that is not a die gets a *second look*: a die joined to a glare halo, the
-   printed line, the stick or its own shadow is cut free (an opening with a disc narrower than
-   a die, or a higher threshold), but only when everything cut away is thin or soft-edged:
-   a thick sharp-edged remainder is another die or a chip, and the blob stays what it was.
+3. A component that is not a die gets a *second look*: a die joined to a glare halo or band,
+   the printed line, the stick or its own shadow is cut free (an opening with a disc narrower
+   than a die, a higher threshold, or a grey top-hat over what is wider or longer than dice
+   can be), but only when everything cut away is thin, the stick or soft-edged: a thick
+   sharp-edged remainder is another die or a chip, and the blob stays what it was.
 """
 from __future__ import annotations
 
