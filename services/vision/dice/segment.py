@@ -39,6 +39,8 @@ LONG_LINE = 2.8        # ... and what is longer than this, a glare band (dice on
 THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
 STICK_WIDTH = 0.6      # the stick is 0.3 dice wide, 0.4-0.5 once blurred and thresholded
+MAX_HOLLOW = 20.0      # hollow blobs up to this (dice^2) are cards (15) or chips (3.3), not cut;
+                       # the landing-area outline (77) is
 MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
 MIN_CLUSTER_CONVEX = 0.85  # ... and compact; a chip's visible part is a crescent (< 0.83)
 
@@ -276,9 +278,11 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
     if cv2.countNonZero(parent) < 0.5 * frame.die_area:
         # No die fits (>= 0.7 dice^2 in mm; 0.5 leaves room for perspective): a line, a dot.
         return []
-    if cv2.countNonZero(parent) < MIN_SOLID * cv2.countNonZero(filled):
+    inside = cv2.countNonZero(filled)
+    if cv2.countNonZero(parent) < MIN_SOLID * inside and inside < MAX_HOLLOW * frame.die_area:
         # A frame around a hole: a card whose middle became the local felt, a chip's ring of
-        # spots. Its pieces can be die-sized (a suit mark with the card's rim around it).
+        # spots. Its pieces can be die-sized (a suit mark with the card's rim around it). The
+        # printed landing-area outline is a larger frame, and dice may touch it.
         return []
     cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
             lambda: _higher_level(frame, parent, (x0, y0)),
