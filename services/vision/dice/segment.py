@@ -38,9 +38,10 @@ WIDE_SQUARE = 1.35     # second look: what is wider than this (in dice) is a hal
 LONG_LINE = 2.8        # ... and what is longer than this, a glare band (dice on dice <= 2.6)
 THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
-STICK_WIDTH = 0.6      # the stick is 0.3 dice wide, 0.4-0.5 once blurred and thresholded
-MAX_HOLLOW = 20.0      # hollow blobs up to this (dice^2) are cards (15) or chips (3.3), not cut;
-                       # the landing-area outline (77) is
+STICK_WIDTH = 0.6      # a long core nowhere wider than this (dice) is the stick (drawn 0.3
+                       # wide) or a line; a die or a chip is at least 1 die wide everywhere
+MAX_HOLLOW = 20.0      # hollow blobs up to this (dice^2) are cards (15) or chips (3.3): not cut;
+                       # the landing-area outline (77) is cut (dice may touch it)
 MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
 MIN_CLUSTER_CONVEX = 0.85  # ... and compact; a chip's visible part is a crescent (< 0.83)
 
@@ -367,8 +368,8 @@ def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
 
 def _is_stick(frame: _Frame, c: np.ndarray, ring: np.ndarray) -> bool:
     """A remainder's core nowhere wider than STICK_WIDTH, longer than a side face and away
-    from the die (a side face lies along it): the stick (its hook included), which is wider
-    than THIN_DISC at half resolution."""
+    from the die (a side face lies along it): the stick (its hook included), which can be
+    wider than THIN_DISC once blurred and thresholded (tuning seed 456, frame 610)."""
     if max(cv2.minAreaRect(c)[1]) <= SIDE_FACE_MAX * frame.die_px:
         return False
     x, y, w, h = cv2.boundingRect(c)
