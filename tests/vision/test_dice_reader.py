@@ -178,9 +178,9 @@ def test_a_die_with_a_fringe_on_one_side_is_read_at_its_end_of_the_blob():
 
 @pytest.mark.parametrize("seed, index, values", [(2024, 118, [2, 6]), (456, 610, [1, 6])])
 def test_a_die_in_a_glare_band_or_beside_the_stick_is_cut_free(seed, index, values):
-    # Tuning frames where a die sat in a horizontal glare band (seed 2024, frame 118) or
-    # joined a blob with the stick (seed 456, frame 610): the band is removed as what is
-    # longer than 2.8 dice, the stick is recognised as thin everywhere, far from the die.
+    # Tuning frames where a die in glare joined a blob with the stick (seed 2024, frame 118)
+    # or lay in glare that only the line openings remove (seed 456, frame 610): what is longer
+    # than 2.8 dice leaves the top-hat; the stick is thin everywhere and away from the die.
     img, label = D.render(D.SetSpec("dice", 1500, seed, nz.NUISANCES, 0.25), index)
     assert label["values"] == values
     r = _read(img, label)

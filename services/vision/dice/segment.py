@@ -369,7 +369,7 @@ def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
 def _is_stick(frame: _Frame, c: np.ndarray, ring: np.ndarray) -> bool:
     """A remainder's core nowhere wider than STICK_WIDTH, longer than a side face and away
     from the die (a side face lies along it): the stick (its hook included), which can be
-    wider than THIN_DISC once blurred and thresholded (tuning seed 456, frame 610)."""
+    wider than THIN_DISC once blurred and thresholded (tuning seed 2024, frame 118)."""
     if max(cv2.minAreaRect(c)[1]) <= SIDE_FACE_MAX * frame.die_px:
         return False
     x, y, w, h = cv2.boundingRect(c)
