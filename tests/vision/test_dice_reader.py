@@ -8,6 +8,7 @@ from services.vision.dice.reader import MIN_MARGIN, read_dice, score_face
 from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
 from services.vision.synth import dataset as D
 from services.vision.synth import nuisances as nz
+from services.vision.synth import dice_scene
 from services.vision.synth.dice_scene import NO_DECISION_REASONS
 from tests.vision.conftest import dice_frame
 
@@ -167,13 +168,14 @@ def test_a_piece_of_a_card_is_not_a_die():
     assert not r.no_decision and list(r.values) == [2, 4], (r.reason, r.detail)
 
 
-def test_a_die_with_a_fringe_on_one_side_is_read_at_its_end_of_the_blob():
-    # Tuning seed 456, frame 793: a yellow 2 and its shadow fringe made a blob 1.22 dice long;
-    # the face square centred on it put the pips between grid cells (margin -0.57).
-    img, label = D.render(D.SetSpec("dice", 1500, 456, nz.NUISANCES, 0.25), 793)
-    assert label["values"] == [2, 5]
+def test_a_die_leaning_15_degrees_is_never_given_a_value():
+    # Tuning seed 6161, cocked frame 126: the leaning die's blob is only 1.15 times longer
+    # than wide, so it passes as a flat die; its top face, read at the blob's end, gave a
+    # confident 3. Centred on the blob the face does not read: no decision.
+    rng = np.random.default_rng([6161, 126])
+    img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
     r = _read(img, label)
-    assert not r.no_decision and list(r.values) == [2, 5], (r.reason, r.detail)
+    assert r.no_decision, (r.values, r.detail)
 
 
 @pytest.mark.parametrize("seed, index, values", [(2024, 118, [2, 6]), (456, 610, [1, 6])])
