@@ -1,13 +1,15 @@
-"""`casino report tables`: per-table rounds, wagered, paid, house win and hold % for a range."""
+"""`casino report tables` (per-table rounds, wagered, paid, house win and hold % for a range)
+and `casino report holds` (rounds under CCTV verification and their 30-minute payout holds)."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import click
 
 from services.projections import store
+from services.projections.holds import check_counts, holds_report, render_holds
 from services.projections.report import render_text, table_report
 from services.runtime.settings import Settings
 
@@ -28,27 +30,53 @@ def _when(_ctx: click.Context, _param: click.Parameter, value: str | None) -> da
     return parsed
 
 
+def _database(db_path: Path | None):
+    path = db_path or default_db()
+    if not path.exists():
+        raise click.ClickException(f"no projection database at {path}; is the projector running?")
+    return store.connect(path, read_only=True)
+
+
+DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
+                         help="Projection database (default: var/projections/floor.duckdb).")
+
+
 @click.group()
 def report() -> None:
     """Reports from the projection database."""
 
 
 @report.command()
-@click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
-              help="Projection database (default: var/projections/floor.duckdb).")
+@DB_OPTION
 @click.option("--from", "start", callback=_when, help="Start (inclusive), ISO with time zone.")
 @click.option("--to", "end", callback=_when, help="End (exclusive), ISO with time zone.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per table.")
 def tables(db_path: Path | None, start: datetime | None, end: datetime | None,
            as_json: bool) -> None:
     """Per table: rounds, amount wagered, amount paid, house win and hold %."""
-    path = db_path or default_db()
-    if not path.exists():
-        raise click.ClickException(f"no projection database at {path}; is the projector running?")
-    with store.connect(path, read_only=True) as con:
+    with _database(db_path) as con:
         figures = table_report(con, start, end)
     if as_json:
         for f in figures:
             click.echo(json.dumps(f.to_dict()))
     else:
         click.echo(render_text(figures, start, end))
+
+
+@report.command()
+@DB_OPTION
+@click.option("--expired", is_flag=True, help="Only holds past their 30 minutes (pay now).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hold.")
+def holds(db_path: Path | None, expired: bool, as_json: bool) -> None:
+    """Rounds under CCTV verification: dealer's result, camera's reading, why, time left on
+    the payout hold (30 minutes at most) and the evidence frame's hash."""
+    now = datetime.now(timezone.utc)
+    with _database(db_path) as con:
+        found, counts = holds_report(con), check_counts(con)
+    if expired:
+        found = [h for h in found if h.expired(now)]
+    if as_json:
+        for h in found:
+            click.echo(json.dumps(h.to_dict(now)))
+    else:
+        click.echo(render_holds(found, counts, now))

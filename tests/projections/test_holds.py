@@ -1,0 +1,77 @@
+"""`casino report holds`: rounds under CCTV verification and their 30-minute payout holds
+(seed 002 §1.3; seed 004 RG §6), from a real DuckDB file fed by real round-check events."""
+import json
+from datetime import datetime, timedelta, timezone
+
+from click.testing import CliRunner
+
+from contracts.envelope import Actor
+from contracts.table import SpinResulted, SpinResultedData
+from contracts.vision import (
+    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResultReadData,
+)
+from services.projections import store
+from services.projections.cli import report
+from services.projections.holds import check_counts, holds_report, render_holds
+from services.projections.projector import apply_events
+from services.vision.service.checks import RoundCheck
+
+NOW = datetime.now(timezone.utc)
+
+
+def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -> list:
+    corr = f"corr-{n}"
+    check = RoundCheck(corr)
+    spin = SpinResulted(aggregate_id="RUL-05", sequence=n, occurred_at=declared,
+                        producer="table-service", correlation_id=corr,
+                        actor=Actor(employee_id="D1", role="dealer"),
+                        payload=SpinResultedData(round_id=f"RUL-05.{n}", wheel="european",
+                                                 pocket=dealer))
+    frame = FrameCaptured(aggregate_id="CAM-5", sequence=n, occurred_at=declared,
+                          producer="camera-gateway", correlation_id=corr,
+                          payload=FrameCapturedData(camera_id="CAM-5", table_id="RUL-05",
+                                                    kind="wheel", variant="european",
+                                                    uri=f"/f/{n}.jpg", captured_at=declared))
+    reading = Reading(kind="wheel", pocket=camera, no_decision=camera is None,
+                      reason=None if camera else "ball_on_fret", confidence=0.9 if camera else 0)
+    events = check.note_dealer(DealerResultData(table_id="RUL-05", round_id=f"RUL-05.{n}",
+                                                kind="wheel", result=dealer,
+                                                declared_at=declared), spin)
+    return events + check.note_reading(ResultReadData(
+        table_id="RUL-05", camera_id="CAM-5", frame_uri=f"/f/{n}.jpg", reading=reading,
+        evidence_sha256=f"{n:x}" * 64, evidence_uri=f"ev/{n}.jpg", reader="t", ms=1.0), frame)
+
+
+def database(tmp_path):
+    db = tmp_path / "floor.duckdb"
+    with store.connect(db) as con:
+        apply_events(con, checked_round(1, "17", "17", NOW - timedelta(minutes=5))      # confirmed
+                     + checked_round(2, "17", "18", NOW - timedelta(minutes=10))         # mismatch
+                     + checked_round(3, "4", None, NOW - timedelta(minutes=45)))         # expired
+    return db
+
+
+def test_holds_list_soonest_deadline_first_and_say_when_to_pay(tmp_path):
+    with store.connect(database(tmp_path), read_only=True) as con:
+        found, counts = holds_report(con), check_counts(con)
+    assert counts == {"confirmed": 1, "verification": 2}
+    assert [(h.round_id, h.reason, h.camera_read) for h in found] == [
+        ("RUL-05.3", "NO_DECISION", None), ("RUL-05.2", "MISMATCH", "18")]
+    assert found[0].expired(NOW) and found[0].seconds_left(NOW) == 0
+    assert not found[1].expired(NOW) and 19 * 60 < found[1].seconds_left(NOW) <= 20 * 60
+    text = render_holds(found, counts, NOW)
+    assert "1 confirmed by camera, 2 sent to surveillance" in text
+    assert "30 min passed: pay now" in text and "20 min 00 s" in text and "no decision" in text
+
+
+def test_cli_json_and_expired_only(tmp_path):
+    db = str(database(tmp_path))
+    res = CliRunner().invoke(report, ["holds", "--db", db, "--json"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.output.splitlines()]
+    assert [r["round_id"] for r in rows] == ["RUL-05.3", "RUL-05.2"]
+    assert rows[1]["dealer_result"] == "17" and rows[1]["camera_read"] == "18"
+    res = CliRunner().invoke(report, ["holds", "--db", db, "--expired", "--json"])
+    assert [json.loads(x)["round_id"] for x in res.output.splitlines()] == ["RUL-05.3"]
+    res = CliRunner().invoke(report, ["holds", "--db", str(tmp_path / "none.duckdb")])
+    assert res.exit_code == 1 and "no projection database" in res.output
