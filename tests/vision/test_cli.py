@@ -55,13 +55,19 @@ def test_help_everywhere():
         assert res.exit_code == 0 and "Usage" in res.output
 
 
-def test_wheel_calibrate_then_read_with_the_calibration(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(vision, ["synth", str(tmp_path / "set"), "--kind", "wheel", "-n", "2",
-                                 "--seed", "77", "--no-decision-rate", "0"])
+def wheel_set(tmp_path, n: int, seed: int) -> tuple[dict, list]:
+    """A small rendered wheel set with every ball in a pocket: (manifest, frame paths)."""
+    res = CliRunner().invoke(vision, ["synth", str(tmp_path / "set"), "--kind", "wheel",
+                                      "-n", str(n), "--seed", str(seed),
+                                      "--no-decision-rate", "0"])
     assert res.exit_code == 0, res.output
     manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
-    frames = sorted((tmp_path / "set").glob("wheel_*.png"))
+    return manifest, sorted((tmp_path / "set").glob("wheel_*.png"))
+
+
+def test_wheel_calibrate_then_read_with_the_calibration(tmp_path):
+    runner = CliRunner()
+    manifest, frames = wheel_set(tmp_path, 2, seed=77)
     cal = tmp_path / "cam.json"
     res = runner.invoke(vision, ["calibrate", str(frames[0]), "--kind", "wheel", "--out", str(cal)])
     assert res.exit_code == 0, res.output
@@ -81,11 +87,7 @@ def test_calibrate_from_a_video_takes_its_first_usable_frame(tmp_path):
     import cv2
 
     runner = CliRunner()
-    res = runner.invoke(vision, ["synth", str(tmp_path / "set"), "--kind", "wheel", "-n", "3",
-                                 "--seed", "78", "--no-decision-rate", "0"])
-    assert res.exit_code == 0, res.output
-    manifest = json.loads((tmp_path / "set" / "manifest.json").read_text())
-    frames = sorted((tmp_path / "set").glob("wheel_*.png"))
+    manifest, frames = wheel_set(tmp_path, 3, seed=78)
     first = cv2.imread(str(frames[0]))
     video = tmp_path / "wheel.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5,
