@@ -25,6 +25,7 @@ import numpy as np
 
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
+from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.segment import Blob, find_blobs
 from services.vision.reading import Reading, no_decision
 
@@ -38,19 +39,6 @@ MIN_PIP_CONTRAST = 40.0  # BGR distance between pip and body colour, summed over
 # Measured on 2463 correctly read dark-pip faces (tuning seeds 123, 456): <= 0.27; the hidden
 # pip: 0.83.
 DARK_PIP_MAX_EMPTY = 0.5
-# A die leaning ~15 degrees can pass the shape test as flat (its blob is only 1.15 times
-# longer than wide, or its darker side face falls under the threshold and the blob is a die's
-# size). Its side face (or the far end of its top face) still lies beyond the die-sized square
-# centred on the blob: a strip SIDE_STRIP die widths outside one edge (the middle 60 % of the
-# edge) whose median colour is SIDE_STRIP_MIN of the way from the felt to the die's body is
-# a leaning die. Only for dice whose body is SIDE_STRIP_CONTRAST (BGR distance) or more from
-# the felt: on a low-contrast die (green on blue felt) shadow and felt texture reach 1.0.
-# Tuning (cocked seeds 11, 22, 33, 44 x 800 frames; mixed seeds 123, 456 x 1500): flat dice
-# with contrast >= 150 reach at most 0.76 (seed 123 frame 1493); the leaning dice that
-# passed as flat 0.91 (seed 44 frame 329, read as values before) and 1.0.
-SIDE_STRIP = (0.1, 0.25)
-SIDE_STRIP_MIN = 0.83
-SIDE_STRIP_CONTRAST = 150.0
 
 
 def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
@@ -70,7 +58,7 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     if any(k == "cocked" for _, k in near):
         return no_decision("dice", "cocked", **detail)
     dice = [b for b, k in near if k == "die"]
-    if any(side_strip(image, b, die_mm, to_mm) >= SIDE_STRIP_MIN for b in dice):
+    if any(looks_leaning(image, b, die_mm, to_mm) for b in dice):
         return no_decision("dice", "cocked", **detail)
     outside = [b for b in dice if not _inside(b, calibration)]
     if outside:
@@ -107,36 +95,6 @@ def read_face(image: np.ndarray, blob: Blob, die_mm: float,
     126), and its top face read at that end is a confident value for a no-decision scene.
     """
     return _read_at(image, blob.centre_mm, blob.angle, die_mm, to_mm)
-
-
-_STRIP_N, _STRIP_SPAN = 80, 2.0  # context patch: 2 dice square at 40 px per die
-
-
-def side_strip(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) -> float:
-    """How die-coloured the most die-coloured strip just outside the die-sized square centred
-    on the blob is: its median position from the felt's colour (0) to the body's (1); 0 when
-    the die's body is too close to the felt's colour to tell (see SIDE_STRIP_CONTRAST)."""
-    n, d = _STRIP_N, _STRIP_N / _STRIP_SPAN
-    box = cv2.boxPoints((blob.centre_mm, (_STRIP_SPAN * die_mm,) * 2, blob.angle))
-    px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
-                                  np.linalg.inv(to_mm)).reshape(4, 2)
-    m = cv2.getPerspectiveTransform(np.float32(px),
-                                    np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
-    p = cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    lo, hi = int(n / 2 - d / 2), int(n / 2 + d / 2)
-    body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
-    felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
-                                     p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]), 0)
-    vec = body - felt
-    if np.linalg.norm(vec) < SIDE_STRIP_CONTRAST:
-        return 0.0
-    t = (p - felt) @ vec / float(vec @ vec)
-    a, b = lo + int(0.2 * d), hi - int(0.2 * d)
-    i0, i1 = (int(round(o * d)) for o in SIDE_STRIP)
-    strips = (t[lo - i1:lo - i0, a:b], t[hi + i0:hi + i1, a:b],
-              t[a:b, lo - i1:lo - i0], t[a:b, hi + i0:hi + i1])
-    return max(float(np.median(s)) for s in strips)
 
 
 def _read_at(image: np.ndarray, centre: tuple[float, float], angle: float, die_mm: float,

@@ -1,0 +1,123 @@
+"""Is a die-sized blob a leaning die («dado montado / inclinado»)? Pure OpenCV + numpy.
+
+A die leaning 15-20 degrees can pass the reader's shape test as flat: its blob is at most
+1.15 times longer than wide, or its darker side face falls under the segmentation threshold
+and the blob is a die's size. Two pieces of evidence remain around the die, both read on a
+patch two dice across, aligned with the blob, where each pixel is placed between the felt's
+colour (0, the patch's rim) and the die's body (1, its middle):
+
+- **side strip**: the side face (or the far end of the top face) lies *outside* the die-sized
+  square centred on the blob: a strip just beyond one edge is die-coloured;
+- **side shelf**: the side face lies *inside* the blob: along the blob's axis the colour
+  climbs from the felt to a flat shelf a quarter of a die wide or more, then steps sharply up
+  to the top face. A shadow's edge across a flat die makes a slope, not a step; a glare halo
+  round a die does not end in felt a few pixels out.
+
+Both are only read on dice whose body is far enough from the felt's colour
+(LEAN_CONTRAST): on a low-contrast die (green on blue felt) shadows and felt texture reach
+the body's colour.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.vision.dice.segment import Blob
+
+# Patch: two dice across at 40 px per die.
+_N, _SPAN = 80, 2.0
+LEAN_CONTRAST = 150.0  # BGR distance body-felt below which neither check is read
+# Side strip: a strip SIDE_STRIP die widths outside one edge (the middle 60 % of the edge)
+# whose median is SIDE_STRIP_MIN of the way from felt to body. Tuning (cocked seeds 11, 22,
+# 33, 44 x 800 frames; mixed seeds 123, 456 x 1500): flat dice reach at most 0.76 (seed 123
+# frame 1493); the leaning dice that passed as flat 0.91 (seed 44 frame 329) and 1.0.
+SIDE_STRIP = (0.1, 0.25)
+SIDE_STRIP_MIN = 0.83
+# Side shelf, on the profile along each axis of the patch (85th percentile across the middle
+# 80 % of the die, so pips and a reflection streak do not pull it down):
+SHELF_BODY = 0.8        # the top face starts here
+SHELF_LOW = 0.4         # the shelf is at least this far from the felt ...
+SHELF_MIN_WIDTH = 0.2   # ... and at least this wide (dice); a 15-degree lean shows 0.26
+SHELF_FELT = 0.25       # ... and ends in felt within 3 px (a glare halo runs on)
+SHELF_STEP = 0.35       # ... and rises this much within 4 px into the top face (a crease)
+SHELF_FLAT = 0.15       # ... and is flat (range inside it): a side face is one plane
+# Tuning (seed 7101 x 2000 frames: 3166 flat dice; cocked seed 6161 frame 126 and seed
+# 7101 frame 1039, both given values before): the two leaning dice show shelves 0.25 and
+# 0.28 dice wide with steps 0.42 and 0.50 and ranges 0.01 and 0.07; no flat die has a shelf
+# that is bounded, sharp and flat (the closest: seed 7101 frame 1086, a shadow's edge across
+# a yellow die: width 0.28, step 0.28).
+
+
+def looks_leaning(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) -> bool:
+    """True when the die-sized blob shows a leaning die's side face around or inside it."""
+    t = felt_to_body(image, blob, die_mm, to_mm)
+    if t is None:
+        return False
+    return side_strip(t) >= SIDE_STRIP_MIN or side_shelf(t) >= SHELF_MIN_WIDTH
+
+
+def felt_to_body(image: np.ndarray, blob: Blob, die_mm: float,
+                 to_mm: np.ndarray) -> np.ndarray | None:
+    """The patch around the blob (aligned with it), each pixel's position from the felt's
+    colour (0) to the body's (1); None when they are too close to tell (LEAN_CONTRAST)."""
+    n, d = _N, _N / _SPAN
+    box = cv2.boxPoints((blob.centre_mm, (_SPAN * die_mm,) * 2, blob.angle))
+    px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
+                                  np.linalg.inv(to_mm)).reshape(4, 2)
+    m = cv2.getPerspectiveTransform(np.float32(px),
+                                    np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
+    p = cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    lo, hi = _die_span()
+    body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
+    felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
+                                     p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]), 0)
+    vec = body - felt
+    if np.linalg.norm(vec) < LEAN_CONTRAST:
+        return None
+    return (p - felt) @ vec / float(vec @ vec)
+
+
+def side_strip(t: np.ndarray) -> float:
+    """Median of the most die-coloured strip just outside the die-sized square."""
+    lo, hi = _die_span()
+    d = _N / _SPAN
+    a, b = lo + int(0.2 * d), hi - int(0.2 * d)
+    i0, i1 = (int(round(o * d)) for o in SIDE_STRIP)
+    strips = (t[lo - i1:lo - i0, a:b], t[hi + i0:hi + i1, a:b],
+              t[a:b, lo - i1:lo - i0], t[a:b, hi + i0:hi + i1])
+    return max(float(np.median(s)) for s in strips)
+
+
+def side_shelf(t: np.ndarray) -> float:
+    """Width (dice) of the widest side shelf at either end of either axis; 0 if none."""
+    lo, hi = _die_span()
+    d = _N / _SPAN
+    a, b = lo + int(0.1 * d), hi - int(0.1 * d)
+    k = int(round(0.85 * (b - a - 1)))  # the 85th percentile, by partition (10x quantile)
+    rows = np.partition(t[:, a:b], k, axis=1)[:, k]
+    cols = np.partition(t[a:b, :], k, axis=0)[k]
+    return max(_shelf(q, d) for q in (rows, rows[::-1], cols, cols[::-1]))
+
+
+def _shelf(q: np.ndarray, d: float) -> float:
+    """Width (dice) of a shelf before the top face, walking from the start of the profile."""
+    top = np.flatnonzero(q >= SHELF_BODY)
+    if not top.size:
+        return 0.0
+    edge = i = int(top[0])
+    while i > 0 and q[i - 1] >= SHELF_LOW:
+        i -= 1
+    if i < 3 or edge - i < 2:
+        return 0.0
+    ends_in_felt = q[i - 3:i].min() < SHELF_FELT
+    sharp = q[min(edge + 1, len(q) - 1)] - q[max(edge - 3, i)] >= SHELF_STEP
+    inner = q[i + 1:edge - 1] if edge - i > 3 else q[i:edge]
+    flat = inner.max() - inner.min() <= SHELF_FLAT
+    return (edge - i) / d if ends_in_felt and sharp and flat else 0.0
+
+
+def _die_span() -> tuple[int, int]:
+    """First and last patch pixel of the die-sized square in the middle of the patch."""
+    d = _N / _SPAN
+    return int(_N / 2 - d / 2), int(_N / 2 + d / 2)

@@ -1,0 +1,38 @@
+"""The leaning-die checks: a side face inside the blob (shelf) or beside it (strip)."""
+import numpy as np
+
+from services.vision.dice import calibration as cal
+from services.vision.dice import leaning
+from services.vision.dice.reader import read_dice
+from services.vision.synth import dataset as D
+from services.vision.synth import nuisances as nz
+
+D_PX = leaning._N / leaning._SPAN  # patch pixels per die
+
+
+def _profile(*runs: tuple[float, int]) -> np.ndarray:
+    """A felt-to-body profile from (level, length in px) runs."""
+    return np.concatenate([np.full(n, v, np.float32) for v, n in runs])
+
+
+def test_a_flat_shelf_ending_in_felt_with_a_sharp_step_is_a_side_face():
+    q = _profile((0.0, 12), (0.6, 11), (1.0, 40), (0.0, 17))
+    assert abs(leaning._shelf(q, D_PX) - 11 / D_PX) < 1e-6
+
+
+def test_a_shadow_edge_slope_a_glare_halo_or_a_narrow_rim_is_not():
+    slope = _profile((0.0, 12), *[(0.45 + 0.03 * i, 1) for i in range(12)], (1.0, 40))
+    halo = _profile((0.5, 23), (1.0, 40), (0.0, 17))           # runs to the patch edge
+    uneven = _profile((0.0, 12), (0.45, 5), (0.75, 6), (1.0, 40))  # not one plane
+    rim = _profile((0.0, 12), (0.6, 3), (1.0, 40))             # a blurred edge, 0.08 dice
+    for q in (slope, halo, uneven, rim):
+        assert leaning._shelf(q, D_PX) < leaning.SHELF_MIN_WIDTH
+
+
+def test_a_leaning_die_whose_side_face_is_inside_its_blob_gets_no_value():
+    # Tuning seed 7101, frame 1039: a yellow die leaning ~15 degrees; its blob (1.07 x 1.23
+    # dice) passed the shape test as flat and its top face read 6 with margin 0.6.
+    img, label = D.render(D.SetSpec("dice", 2000, 7101, nz.NUISANCES, 0.2), 1039)
+    assert label["reason"] == "cocked"
+    r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
+    assert r.no_decision and r.reason == "cocked", (r.values, r.reason, r.detail)
