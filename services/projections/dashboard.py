@@ -60,7 +60,8 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
         holds = con.execute(
             "SELECT table_id, round_id, dealer_result, coalesce(read_result, 'no decision'), "
             "reason, detail, confidence, evidence_sha256, "
-            "epoch(hold_deadline) - epoch(now()) FROM round_checks WHERE status = 'verification' "
+            "epoch(hold_deadline) - epoch(now()), check_id FROM round_checks "
+            "WHERE status = 'verification' "
             "ORDER BY hold_deadline DESC LIMIT 12").fetchall()
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
@@ -91,8 +92,9 @@ def holds_html(s: dict[str, Any]) -> str:
         f"<td>{html.escape(read)}</td><td>{reason}</td><td>{html.escape(detail or '')}</td>"
         f"<td>{conf:.2f}</td><td>{hold_left(left)}</td>"
         f"<td><a href='/evidence/{sha}'><img src='/evidence/{sha}' width='160' "
-        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td></tr>"
-        for t, r, d, read, reason, detail, conf, sha, left in s["holds"])
+        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td>"
+        f"<td><code>{html.escape(check)}</code></td></tr>"
+        for t, r, d, read, reason, detail, conf, sha, left, check in s["holds"])
     c = s["checks"]
     return (f"<h2>CCTV checks</h2><p>{c.get('confirmed', 0)} confirmed by camera · "
             f"{c.get('verification', 0)} sent to surveillance · {c.get('pending', 0)} waiting "
@@ -100,7 +102,8 @@ def holds_html(s: dict[str, Any]) -> str:
             f"{c.get('corrected', 0)} corrected. Winning payouts of a round under verification "
             f"may be held for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
             f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
-            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th></tr>"
+            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th>"
+            f"<th>check id (casino surveillance resolve)</th></tr>"
             f"{rows}</table>{corrections_html(s['corrections'])}")
 
 

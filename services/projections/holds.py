@@ -19,7 +19,7 @@ import duckdb
 
 QUERY = """
 SELECT table_id, round_id, kind, dealer_result, read_result, reason, detail, confidence,
-       declared_at, hold_deadline, evidence_sha256
+       declared_at, hold_deadline, evidence_sha256, check_id
 FROM round_checks WHERE status = 'verification' ORDER BY hold_deadline, round_id
 """
 
@@ -37,6 +37,7 @@ class Hold:
     declared_at: datetime
     hold_deadline: datetime
     evidence_sha256: str
+    check_id: str             # the round's correlation id: what `casino surveillance resolve` takes
 
     def seconds_left(self, now: datetime) -> int:
         return max(0, int((self.hold_deadline - now).total_seconds()))
@@ -107,12 +108,12 @@ def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None
              f"{counts.get('corrected', 0)} corrected",
              "Winning payouts of a round under verification may be held at most 30 minutes "
              "(seed 002 §1.3; seed 004 RG §6).", ""]
-    head = f"{'table':<9}{'round':<14}{'dealer':>7}{'camera':>13}  {'why':<15}{'left':<24}evidence"
+    head = f"{'table':<9}{'round':<14}{'dealer':>7}{'camera':>13}  {'why':<15}{'left':<24}{'evidence':<14}check id"
     lines.append(head)
     for h in holds:
         lines.append(f"{h.table_id:<9}{h.round_id:<14}{h.dealer_result:>7}"
                      f"{h.camera_read or 'no decision':>13}  {h.reason:<15}"
-                     f"{time_left(h, now):<24}{h.evidence_sha256[:12]}")
+                     f"{time_left(h, now):<24}{h.evidence_sha256[:12]}  {h.check_id}")
     if not holds:
         lines.append("(no round is under verification)")
     return "\n".join(lines + render_corrections(corrections))

@@ -74,6 +74,7 @@ def test_cli_json_and_expired_only(tmp_path):
     rows = [json.loads(line) for line in res.output.splitlines()]
     assert [r["round_id"] for r in rows] == ["RUL-05.3", "RUL-05.2"]
     assert rows[1]["dealer_result"] == "17" and rows[1]["camera_read"] == "18"
+    assert rows[1]["check_id"] == "corr-2"  # what `casino surveillance resolve` takes
     res = CliRunner().invoke(report, ["holds", "--db", db, "--expired", "--json"])
     assert [json.loads(x)["round_id"] for x in res.output.splitlines()] == ["RUL-05.3"]
     res = CliRunner().invoke(report, ["holds", "--db", str(tmp_path / "none.duckdb")])
