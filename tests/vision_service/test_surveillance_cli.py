@@ -1,20 +1,13 @@
 """`casino surveillance resolve`: its options, and that it fails loudly (end to end in
 tests/e2e/test_vision_checks.py)."""
-import socket
-
 from click.testing import CliRunner
 
+from deploy.local.broker import free_port
 from services.cli.main import casino
 
 
 def run(*args: str):
     return CliRunner().invoke(casino, ["surveillance", "resolve", *args])
-
-
-def free_port() -> int:
-    with socket.socket() as s:  # bound, then closed: nothing listens there
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_help_names_every_option():
