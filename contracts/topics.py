@@ -10,7 +10,7 @@ from functools import cached_property
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
-from contracts.vision import CHECK_EVENTS, FRAME_EVENTS
+from contracts.vision import CHECK_COMMANDS, CHECK_EVENTS, FRAME_EVENTS
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,13 +45,16 @@ VISION_FRAMES_TOPIC = TopicSpec(
 VISION_CHECKS_TOPIC = TopicSpec(
     "floor.vision.checks", 3, "round check id (the round's correlation id)", CHECK_EVENTS,
     "What the readers saw and the check of each dealer result against it (payout holds).")
+VISION_COMMANDS_TOPIC = TopicSpec(
+    "floor.vision.commands", 3, "round check id (the round's correlation id)", CHECK_COMMANDS,
+    "Requests from the surveillance room about round checks: resolving a verification.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    DEAD_LETTER_TOPIC)}
+    VISION_COMMANDS_TOPIC, DEAD_LETTER_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

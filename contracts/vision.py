@@ -10,20 +10,26 @@ Payout hold (seed 002 §1.3; seed 004 RG §6): the casino may withhold the winni
 round while it verifies the result on CCTV, «que no podrá exceder de 30 minutos», without
 stopping the table. VerificationRequested carries that deadline, counted from the moment the
 dealer declared the result (domain.md A-1, best reading).
+
+The surveillance room closes a verification with ResolveVerification (floor.vision.commands):
+it upholds the dealer's result or corrects it, and the check records VerificationResolved.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from contracts.envelope import Event, Id, message_type
-from contracts.table import Pocket, Wheel
+from contracts.envelope import Command, Event, Id, message_type
+from contracts.table import CommandRejectedData, Pocket, Wheel
 
 HOLD_RULE = "seed 002 §1.3; seed 004 RG §6"
 DieFace = Annotated[StrictInt, Field(ge=1, le=6)]
 Kind = Literal["dice", "wheel"]
+# A result as a dealer enters it: a wheel pocket ("17", "00") or two dice ("3-5").
+ResultText = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6]|[1-6]-[1-6])$")]
+Outcome = Literal["UPHELD", "CORRECTED"]
 
 
 class _Data(BaseModel):
@@ -95,6 +101,38 @@ class VerificationRequestedData(CheckOutcomeData):
     rule: str = HOLD_RULE
 
 
+class VerificationResolvedData(_Data):
+    """What the surveillance room decided after looking at the CCTV recording."""
+
+    table_id: Id
+    round_id: Id
+    kind: Kind
+    outcome: Outcome = Field(description="UPHELD: the dealer's result stands; CORRECTED: it "
+                                         "was wrong, and so were the round's payouts")
+    dealer_result: str
+    result: str = Field(description="The result surveillance saw: the dealer's when UPHELD")
+    resolved_by: Id = Field(description="Employee id of the surveillance officer")
+    note: str
+    resolved_at: AwareDatetime
+    hold_deadline: AwareDatetime
+    within_hold: bool = Field(description="Resolved by the hold deadline; if not, the winning "
+                                          "payouts had to be paid before the review ended")
+
+
+class ResolveVerificationData(_Data):
+    outcome: Outcome
+    result: ResultText | None = Field(
+        default=None, description="What the CCTV shows. Required for CORRECTED; for UPHELD "
+                                  "it may be omitted (it is the dealer's result)")
+    note: str = Field(default="", max_length=1000)
+
+    @model_validator(mode="after")
+    def _corrected_names_a_result(self) -> "ResolveVerificationData":
+        if self.outcome == "CORRECTED" and self.result is None:
+            raise ValueError("result: CORRECTED must name the result surveillance saw")
+        return self
+
+
 @message_type
 class FrameCaptured(Event):
     """A camera gateway stored a frame of a round (dice landing area or wheel)."""
@@ -149,8 +187,41 @@ class VerificationRequested(RoundCheckEvent):
     payload: VerificationRequestedData
 
 
+@message_type
+class VerificationResolved(RoundCheckEvent):
+    """The surveillance room upheld or corrected the dealer's result: the hold is over."""
+
+    event_type: Literal["VerificationResolved"] = "VerificationResolved"
+    schema_version: Literal[1] = 1
+    payload: VerificationResolvedData
+
+
+@message_type
+class ResolutionRefused(RoundCheckEvent):
+    """A ResolveVerification the check refused (not under verification, already resolved, a
+    result that contradicts the outcome): kept for audit, like the table's CommandRejected."""
+
+    event_type: Literal["ResolutionRefused"] = "ResolutionRefused"
+    schema_version: Literal[1] = 1
+    payload: CommandRejectedData
+
+
+# ----- commands (target: round check, id = the round's correlation id) ------------------------
+
+@message_type
+class ResolveVerification(Command):
+    """The surveillance room's decision on a round under verification. The actor is the
+    surveillance officer; correlation_id should be the round's (= target_id)."""
+
+    command_type: Literal["ResolveVerification"] = "ResolveVerification"
+    schema_version: Literal[1] = 1
+    payload: ResolveVerificationData
+
+
 FRAME_EVENTS = (FrameCaptured, CameraStatusChanged)
-CHECK_EVENTS = (ResultRead, DealerResultNoted, ResultConfirmed, VerificationRequested)
+CHECK_EVENTS = (ResultRead, DealerResultNoted, ResultConfirmed, VerificationRequested,
+                VerificationResolved, ResolutionRefused)
+CHECK_COMMANDS = (ResolveVerification,)
 
 
 HOLD_LIMIT = timedelta(minutes=30)

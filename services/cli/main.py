@@ -18,6 +18,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "service": ("services.cli.service:service", "Run one floor service in the foreground."),
     "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated roulette tables."),
     "report": ("services.projections.cli:report", "Reports from the projection database."),
+    "surveillance": ("services.vision.service.cli:surveillance",
+                     "Uphold or correct a round under CCTV verification."),
     "run": ("services.cli.run:run", "Start the whole floor: broker, services, simulator."),
 }
 

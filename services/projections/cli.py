@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from services.projections import store
-from services.projections.holds import check_counts, holds_report, render_holds
+from services.projections.holds import (
+    check_counts, corrections_report, holds_report, render_holds,
+)
 from services.projections.report import render_text, table_report
 from services.runtime.settings import Settings
 
@@ -69,14 +71,16 @@ def tables(db_path: Path | None, start: datetime | None, end: datetime | None,
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hold.")
 def holds(db_path: Path | None, expired: bool, as_json: bool) -> None:
     """Rounds under CCTV verification: dealer's result, camera's reading, why, time left on
-    the payout hold (30 minutes at most) and the evidence frame's hash."""
+    the payout hold (30 minutes at most) and the evidence frame's hash; then the rounds
+    surveillance corrected (their payouts were wrong)."""
     now = datetime.now(timezone.utc)
     with _database(db_path) as con:
         found, counts = holds_report(con), check_counts(con)
+        corrections = corrections_report(con)
     if expired:
         found = [h for h in found if h.expired(now)]
     if as_json:
         for h in found:
             click.echo(json.dumps(h.to_dict(now)))
     else:
-        click.echo(render_holds(found, counts, now))
+        click.echo(render_holds(found, counts, now, [] if expired else corrections))

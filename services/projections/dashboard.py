@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from contracts.money import format_money
 from services.projections import store
+from services.projections.holds import Correction, check_counts, corrections_report
 from services.projections.report import TableFigures, table_report
 from services.vision.service.evidence import EvidenceStore
 
@@ -59,14 +60,15 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
         holds = con.execute(
             "SELECT table_id, round_id, dealer_result, coalesce(read_result, 'no decision'), "
             "reason, detail, confidence, evidence_sha256, "
-            "epoch(hold_deadline) - epoch(now()) FROM round_checks WHERE status = 'verification' "
+            "epoch(hold_deadline) - epoch(now()), check_id FROM round_checks "
+            "WHERE status = 'verification' "
             "ORDER BY hold_deadline DESC LIMIT 12").fetchall()
-        checks = dict(con.execute("SELECT status, count(*) FROM round_checks GROUP BY status")
-                      .fetchall())
+        checks = check_counts(con)
+        corrections = corrections_report(con)[:12]
     return {"figures": figures, "last_pocket": last, "refusals": refusals,
             "dead_letters": letters, "dead_letter_count": letter_count, "holds": holds,
             "prison": prison,
-            "checks": checks}
+            "checks": checks, "corrections": corrections}
 
 
 def in_prison(found: tuple[int, int] | None, currency: str) -> str:
@@ -90,15 +92,36 @@ def holds_html(s: dict[str, Any]) -> str:
         f"<td>{html.escape(read)}</td><td>{reason}</td><td>{html.escape(detail or '')}</td>"
         f"<td>{conf:.2f}</td><td>{hold_left(left)}</td>"
         f"<td><a href='/evidence/{sha}'><img src='/evidence/{sha}' width='160' "
-        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td></tr>"
-        for t, r, d, read, reason, detail, conf, sha, left in s["holds"])
+        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td>"
+        f"<td><code>{html.escape(check)}</code></td></tr>"
+        for t, r, d, read, reason, detail, conf, sha, left, check in s["holds"])
     c = s["checks"]
     return (f"<h2>CCTV checks</h2><p>{c.get('confirmed', 0)} confirmed by camera · "
             f"{c.get('verification', 0)} sent to surveillance · {c.get('pending', 0)} waiting "
-            f"for frame or result. Winning payouts of a round under verification may be held "
-            f"for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
+            f"for frame or result · resolved by surveillance: {c.get('upheld', 0)} upheld, "
+            f"{c.get('corrected', 0)} corrected. Winning payouts of a round under verification "
+            f"may be held for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
             f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
-            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th></tr>"
+            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th>"
+            f"<th>check id (casino surveillance resolve)</th></tr>"
+            f"{rows}</table>{corrections_html(s['corrections'])}")
+
+
+def corrections_html(corrections: list[Correction]) -> str:
+    """Rounds surveillance corrected: they were settled on a wrong result (for finance)."""
+    if not corrections:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(c.table_id)}</td><td>{html.escape(c.round_id)}</td>"
+        f"<td>{html.escape(c.dealer_result)}</td><td><b>{html.escape(c.cctv_result)}</b></td>"
+        f"<td>{html.escape(c.resolved_by)}</td>"
+        f"<td>{c.resolved_at:%Y-%m-%d %H:%M:%S}</td>"
+        f"<td>{'within 30 min' if c.within_hold else '<b class=neg>after 30 min</b>'}</td>"
+        f"<td>{html.escape(c.note)}</td></tr>" for c in corrections)
+    return ("<h3>Corrected by surveillance</h3><p class='neg'>These rounds were settled on the "
+            "dealer's result, so their payouts were wrong; re-settlement is not done by the "
+            "platform.</p><table><tr><th>table</th><th>round</th><th>dealer entered</th>"
+            "<th>CCTV shows</th><th>by</th><th>when</th><th>hold</th><th>note</th></tr>"
             f"{rows}</table>")
 
 

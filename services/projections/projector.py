@@ -14,7 +14,10 @@ from contracts.table import (
     BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
     RoundSettled, SpinResulted, TableClosed, TableOpened,
 )
-from contracts.vision import DealerResultNoted, ResultConfirmed, ResultRead, VerificationRequested
+from contracts.vision import (
+    DealerResultNoted, ResolutionRefused, ResultConfirmed, ResultRead, VerificationRequested,
+    VerificationResolved,
+)
 from services.runtime.sequence import SequenceGuard, Verdict
 
 
@@ -213,3 +216,23 @@ def _(e: VerificationRequested, batch: ProjectionBatch) -> None:
     batch.con.execute("UPDATE round_checks SET status = 'verification', reason = ?, detail = ?, "
                       "hold_deadline = ?, decided_at = ? WHERE check_id = ?",
                       [p.reason, p.detail, p.hold_deadline, e.occurred_at, e.aggregate_id])
+
+
+@project.register
+def _(e: VerificationResolved, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("UPDATE round_checks SET status = 'resolved', outcome = ?, "
+                      "resolved_result = ?, resolved_by = ?, resolved_at = ?, within_hold = ?, "
+                      "resolution_note = ? WHERE check_id = ?",
+                      [p.outcome, p.result, p.resolved_by, p.resolved_at, p.within_hold, p.note,
+                       e.aggregate_id])
+
+
+@project.register
+def _(e: ResolutionRefused, batch: ProjectionBatch) -> None:
+    # With the table's refusals, so the dashboard's "recent refusals" shows it too.
+    p = e.payload
+    batch.con.execute("INSERT INTO rejections SELECT ?, table_id, round_id, NULL, ?, "
+                      "'RESOLUTION_REFUSED', ?, ?, '', ? FROM round_checks WHERE check_id = ?",
+                      [e.event_id, p.command_type, p.field, p.reason, e.occurred_at,
+                       e.aggregate_id])

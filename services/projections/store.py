@@ -40,6 +40,14 @@ CREATE TABLE IF NOT EXISTS round_checks (
     dealer_result VARCHAR, declared_at TIMESTAMPTZ, read_result VARCHAR, no_decision BOOLEAN,
     confidence DOUBLE, evidence_sha256 VARCHAR, frame_uri VARCHAR, status VARCHAR,
     reason VARCHAR, detail VARCHAR, hold_deadline TIMESTAMPTZ, decided_at TIMESTAMPTZ);
+-- The surveillance room's resolution (VerificationResolved); added later, so older files get
+-- the columns when a writer opens them.
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS outcome VARCHAR;
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolved_result VARCHAR;
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolved_by VARCHAR;
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolved_at TIMESTAMPTZ;
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS within_hold BOOLEAN;
+ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolution_note VARCHAR;
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

@@ -1,18 +1,25 @@
 """Cameras → vision service → checks → projector, on a real broker: every spin's dealer entry
-is checked against a real OpenCV reading of a rendered CCTV frame of the wheel."""
+is checked against a real OpenCV reading of a rendered CCTV frame of the wheel. Then the
+surveillance room resolves verifications with `casino surveillance resolve`."""
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import random
+import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 import contracts
+from contracts.envelope import Actor
 from contracts.topics import VISION_CHECKS_TOPIC
-from contracts.vision import ResultConfirmed, ResultRead, VerificationRequested
+from contracts.vision import (
+    ResolutionRefused, ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultRead,
+    VerificationRequested, VerificationResolved,
+)
+from services.runtime.bus import Bus
 from services.simulator.app import simulate
 from services.simulator.cameras import Shot, WheelCameras
 from tests.e2e.floor import query, read_topic, running_services, wait_for
@@ -48,10 +55,53 @@ def checked(floor, tmp_path_factory):
             await wait_for(lambda: query(db, "SELECT count(*) FROM round_checks WHERE status "
                                              "<> 'pending'") == [(TABLES * ROUNDS,)], 240,
                            "every round checked")
+            await surveillance_resolves(floor, db)
 
     asyncio.run(play())
     events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, VISION_CHECKS_TOPIC.name)]
     return events, cameras, db, evidence
+
+
+RESOLVED = "SELECT check_id, outcome, resolved_result, resolved_by FROM round_checks " \
+           "WHERE status = 'resolved' ORDER BY outcome"
+
+
+async def surveillance_resolves(floor, db: Path) -> None:
+    """Two verifications resolved with the CLI (one upheld, one corrected to what the camera
+    read), one resolution of a camera-confirmed round (refused), one of an unknown round
+    (dead-lettered), and a redelivered command (no effect)."""
+    [(corrected, camera)] = query(db, "SELECT check_id, read_result FROM round_checks "
+                                      "WHERE reason = 'MISMATCH' ORDER BY check_id LIMIT 1")
+    [(upheld,)] = query(db, "SELECT check_id FROM round_checks WHERE status = 'verification' "
+                            f"AND check_id <> '{corrected}' ORDER BY check_id LIMIT 1")
+    [(confirmed,)] = query(db, "SELECT check_id FROM round_checks WHERE status = 'confirmed' "
+                               "LIMIT 1")
+    await casino("surveillance", "resolve", upheld, "--upheld", "--by", "SURV-1",
+                 "--bootstrap", floor.bootstrap)
+    await casino("surveillance", "resolve", corrected, "--corrected", camera, "--by", "SURV-2",
+                 "--note", "ball settled in the camera's pocket", "--bootstrap", floor.bootstrap)
+    officer = Actor(employee_id="SURV-1", role="surveillance")
+    again = [ResolveVerification(target_id=t, issued_by="test", actor=officer,
+                                 payload=ResolveVerificationData(outcome="UPHELD"))
+             for t in (confirmed, "no-such-round")]
+    bus = Bus(floor, "surveillance-test")
+    await bus.broker.connect()
+    await bus.publish(again + again)  # each command twice: the second delivery does nothing
+    await bus.broker.stop()
+    await wait_for(lambda: len(query(db, RESOLVED)) == 2
+                   and query(db, "SELECT count(*) FROM rejections WHERE code = "
+                                 "'RESOLUTION_REFUSED'") == [(1,)]
+                   and query(db, "SELECT count(*) FROM dead_letters WHERE source_topic = "
+                                 "'floor.vision.commands'") == [(2,)], 60, "resolutions projected")
+
+
+async def casino(*args: str) -> None:
+    """Run the `casino` command as a person would; fail the test when it fails."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "services.cli.main", *args,
+                                                stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.STDOUT)
+    out, _ = await proc.communicate()
+    assert proc.returncode == 0, out.decode()
 
 
 def test_every_round_is_decided_once(checked):
@@ -91,7 +141,8 @@ def test_confirmations_agree_and_verifications_say_why_with_a_30_minute_hold(che
 
 def test_hold_deadline_is_thirty_minutes_after_the_dealer_declared(checked):
     events, _cameras, db, _ev = checked
-    rows = query(db, "SELECT hold_deadline - declared_at FROM round_checks WHERE status = 'verification'")
+    rows = query(db, "SELECT hold_deadline - declared_at FROM round_checks "
+                     "WHERE status IN ('verification', 'resolved')")
     assert rows and all(r[0] == timedelta(minutes=30) for r in rows)
 
 
@@ -103,3 +154,34 @@ def test_evidence_is_the_exact_frame_and_its_hash_proves_it(checked):
         assert stored.is_relative_to(evidence)
         assert hashlib.sha256(stored.read_bytes()).hexdigest() == sha
         assert stored.read_bytes() == Path(e.payload.frame_uri).read_bytes()
+
+
+def test_surveillance_upholds_and_corrects_and_the_holds_close(checked):
+    events, _cameras, db, _ev = checked
+    resolved = {e.aggregate_id: e for e in events if isinstance(e, VerificationResolved)}
+    assert sorted(e.payload.outcome for e in resolved.values()) == ["CORRECTED", "UPHELD"]
+    for e in resolved.values():
+        requested = next(r for r in events if isinstance(r, VerificationRequested)
+                         and r.aggregate_id == e.aggregate_id)
+        assert e.sequence == requested.sequence + 1 and e.correlation_id == e.aggregate_id
+        assert e.actor.role == "surveillance" and e.payload.within_hold
+        assert e.payload.dealer_result == requested.payload.dealer_result
+        if e.payload.outcome == "UPHELD":
+            assert e.payload.result == e.payload.dealer_result
+        else:
+            assert e.payload.result == requested.payload.read_result != e.payload.dealer_result
+    rows = {r[0]: r[1:] for r in query(db, RESOLVED)}
+    assert {c: (e.payload.outcome, e.payload.result, e.payload.resolved_by)
+            for c, e in resolved.items()} == rows
+    open_ids = {r[0] for r in query(db, "SELECT check_id FROM round_checks "
+                                        "WHERE status = 'verification'")}
+    assert not open_ids & set(resolved)
+
+
+def test_a_camera_confirmed_round_is_refused_once_and_an_unknown_one_dead_lettered(checked):
+    events, _cameras, db, _ev = checked
+    [refused] = [e for e in events if isinstance(e, ResolutionRefused)]
+    assert refused.payload.field == "target_id" and "confirmed by camera" in refused.payload.reason
+    [(code, reason)] = set(query(db, "SELECT code, reason FROM dead_letters "
+                                     "WHERE source_topic = 'floor.vision.commands'"))
+    assert code == "unknown_aggregate" and "no-such-round" in reason

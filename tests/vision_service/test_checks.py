@@ -6,8 +6,9 @@ import pytest
 from contracts.envelope import Actor
 from contracts.table import SpinResulted, SpinResultedData
 from contracts.vision import (
-    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResultConfirmed, ResultReadData,
-    VerificationRequested,
+    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResolutionRefused,
+    ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultReadData,
+    VerificationRequested, VerificationResolved,
 )
 from services.vision.service.checks import RoundCheck, result_text
 
@@ -122,3 +123,119 @@ def test_an_undecodable_frame_is_a_no_decision_not_a_crash():
                               captured_at=DECLARED)
     reading, _ = read_frame(b"\x89PNG broken", frame)
     assert reading.no_decision and "decodable" in reading.reason
+
+
+# ----- the surveillance room resolves a verification ---------------------------------------------
+
+OFFICER = Actor(employee_id="SURV-3", role="surveillance")
+
+
+def resolve(outcome: str, result: str | None = None, *, actor: Actor | None = OFFICER,
+            at: datetime = DECLARED + timedelta(minutes=12), note: str = "") -> ResolveVerification:
+    return ResolveVerification(target_id=CORR, correlation_id=CORR, issued_by="test",
+                               issued_at=at, actor=actor,
+                               payload=ResolveVerificationData(outcome=outcome, result=result,
+                                                               note=note))
+
+
+def under_verification(dealer_result: str = "17", camera: str | None = "18") -> RoundCheck:
+    check = RoundCheck(CORR)
+    check.note_dealer(dealer(dealer_result), spin(dealer_result))
+    check.note_reading(read(camera, reason=None if camera else "ball on a fret"), frame())
+    assert check.status == "verification"
+    return check
+
+
+def refusal(events: list) -> tuple[str, str]:
+    [refused] = events
+    assert isinstance(refused, ResolutionRefused)
+    assert refused.payload.command_type == "ResolveVerification"
+    return refused.payload.field, refused.payload.reason
+
+
+def test_upheld_keeps_the_dealers_result_and_closes_the_hold_in_time():
+    check = under_verification("17", camera="18")
+    [resolved] = check.resolve(resolve("UPHELD", note="camera angle; ball in 17"))
+    assert isinstance(resolved, VerificationResolved)
+    p = resolved.payload
+    assert (p.outcome, p.result, p.dealer_result, p.resolved_by) == ("UPHELD", "17", "17", "SURV-3")
+    assert p.within_hold and p.resolved_at == DECLARED + timedelta(minutes=12)
+    assert p.note == "camera angle; ball in 17" and p.round_id == "RUL-01.4"
+    assert resolved.sequence == 4 and resolved.correlation_id == CORR
+    assert check.status == "resolved"
+
+
+def test_corrected_names_what_the_cctv_shows_and_says_when_the_hold_had_run_out():
+    check = under_verification("17", camera=None)
+    [resolved] = check.resolve(resolve("CORRECTED", "22", at=DECLARED + timedelta(minutes=31)))
+    p = resolved.payload
+    assert (p.outcome, p.result, p.dealer_result) == ("CORRECTED", "22", "17")
+    assert not p.within_hold and p.hold_deadline == DECLARED + timedelta(minutes=30)
+
+
+@pytest.mark.parametrize("command, field, words", [
+    (resolve("CORRECTED", "17"), "payload.result", "other than the dealer's 17"),
+    (resolve("UPHELD", "18"), "payload.result", "send CORRECTED"),
+    (resolve("CORRECTED", "3-5"), "payload.result", "not a wheel result"),
+    (resolve("UPHELD", actor=None), "actor", "surveillance officer"),
+    (resolve("UPHELD", actor=Actor(employee_id="D1", role="dealer")), "actor", "surveillance"),
+])
+def test_a_resolution_that_contradicts_itself_is_refused_and_the_hold_stays_open(command, field, words):
+    check = under_verification("17", camera="18")
+    got_field, reason = refusal(check.resolve(command))
+    assert got_field == field and words in reason
+    assert check.status == "verification" and check.resolution is None
+
+
+def test_a_check_resolved_twice_confirmed_by_camera_or_still_pending_is_refused():
+    check = under_verification()
+    check.resolve(resolve("UPHELD"))
+    field, reason = refusal(check.resolve(resolve("CORRECTED", "18")))
+    assert field == "target_id" and "already resolved: UPHELD 17 by SURV-3" in reason
+    assert check.resolution.outcome == "UPHELD"
+
+    confirmed = RoundCheck(CORR)
+    confirmed.note_dealer(dealer("17"), spin())
+    confirmed.note_reading(read("17"), frame())
+    field, reason = refusal(confirmed.resolve(resolve("UPHELD")))
+    assert field == "target_id" and "confirmed by camera" in reason
+    assert confirmed.status == "confirmed"
+
+    pending = RoundCheck(CORR)
+    pending.note_dealer(dealer("17"), spin())
+    field, reason = refusal(pending.resolve(resolve("UPHELD")))
+    assert field == "target_id" and "not under verification" in reason
+
+
+def test_a_redelivered_resolution_changes_nothing_even_after_a_rebuild():
+    live = RoundCheck(CORR)
+    log = live.note_dealer(dealer("17"), spin()) + live.note_reading(read("18"), frame())
+    command = resolve("CORRECTED", "18")
+    log += live.resolve(command)
+    assert live.resolve(command) == []
+    rebuilt = RoundCheck.rebuild(CORR, log)
+    assert rebuilt.status == "resolved" and rebuilt.resolve(command) == []
+    assert rebuilt.resolution == live.resolution and rebuilt.version == live.version == 4
+
+
+def test_dice_results_are_compared_in_sorted_order():
+    check = RoundCheck(CORR)
+    check.note_dealer(DealerResultData(table_id="CR-1", round_id="CR-1.1", kind="dice",
+                                       result="3-5", declared_at=DECLARED), spin())
+    check.note_reading(ResultReadData(
+        table_id="CR-1", camera_id="CAM-9", frame_uri="/f.jpg", evidence_sha256="b" * 64,
+        evidence_uri="ev/b.jpg", reader="test", ms=1.0,
+        reading=Reading(kind="dice", no_decision=True, reason="cocked", confidence=0)), frame())
+    field, _ = refusal(check.resolve(resolve("CORRECTED", "5-3")))
+    assert field == "payload.result"  # 5-3 is the dealer's 3-5
+    [resolved] = check.resolve(resolve("CORRECTED", "6-2"))
+    assert resolved.payload.result == "2-6"
+
+
+def test_the_command_needs_a_result_for_a_correction_and_a_well_formed_one():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="CORRECTED must name the result"):
+        ResolveVerificationData(outcome="CORRECTED")
+    with pytest.raises(ValidationError, match="result"):
+        ResolveVerificationData(outcome="CORRECTED", result="37")

@@ -2,20 +2,25 @@
 
 Consumes frames (floor.vision.frames) and the dealers' results (SpinResulted on
 floor.table.events); for each round, publishes what the reader saw and the check outcome on
-floor.vision.checks. State (pending checks) is rebuilt from floor.vision.checks at start."""
+floor.vision.checks. The surveillance room's ResolveVerification commands
+(floor.vision.commands) close verifications. State (every check) is rebuilt from
+floor.vision.checks at start."""
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
 from contracts.envelope import Event, Message
 from contracts.table import SpinResulted
-from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, VISION_FRAMES_TOPIC
-from contracts.vision import DealerResultData, FrameCaptured, ResultReadData
-from services.runtime.bus import Bus
+from contracts.topics import (
+    TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, VISION_COMMANDS_TOPIC, VISION_FRAMES_TOPIC,
+)
+from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
+from services.runtime.bus import Bus, Rejected
 from services.runtime.replay import replay
 from services.runtime.service import run_service
 from services.runtime.settings import Settings
@@ -41,6 +46,10 @@ class VisionService:
         bus.consume(TABLE_EVENTS_TOPIC, group_id=f"{SERVICE}-results", handler=self.on_table_event,
                     around_batch=self.publishing,
                     description="Takes the result each dealer declared (SpinResulted).")
+        bus.consume(VISION_COMMANDS_TOPIC, group_id=f"{SERVICE}-commands",
+                    handler=self.on_command, around_batch=self.publishing,
+                    description="The surveillance room upholds or corrects a result under "
+                                "verification (ResolveVerification).")
         bus.declare_publisher(VISION_CHECKS_TOPIC)
 
     async def rebuild(self) -> None:
@@ -91,9 +100,22 @@ class VisionService:
                                   declared_at=message.occurred_at)
         self._outbox += self._check(message.correlation_id).note_dealer(dealer, message)
 
+    async def on_command(self, command: Message) -> None:
+        assert isinstance(command, ResolveVerification)
+        check = self.checks.get(command.target_id)
+        if check is None:  # never create a check from a command: a typo would open one
+            raise Rejected("unknown_aggregate",
+                           f"target_id: no round check {command.target_id!r} (the round's "
+                           f"correlation id) is known to the vision service")
+        events = check.resolve(command)
+        self.bus.stats["commands.duplicate" if not events else "commands.handled"] += 1
+        self._outbox += events
+
     def status(self) -> dict[str, Any]:
-        open_checks = sum(1 for c in self.checks.values() if not c.decided)
-        return {**self.bus.status(), "checks": len(self.checks), "undecided": open_checks}
+        statuses = Counter(c.status for c in self.checks.values())
+        return {**self.bus.status(), "checks": len(self.checks),
+                "undecided": statuses["pending"], "under_verification": statuses["verification"],
+                "resolved": statuses["resolved"]}
 
 
 def _load(uri: str) -> bytes:

@@ -7,15 +7,22 @@ A RoundCheck collects what the reader saw (ResultRead) and what the dealer decla
   round's winning payouts may be held meanwhile for at most 30 minutes from the declaration
   (seed 002 §1.3; seed 004 RG §6; domain.md A-1).
 The reader never guesses: a "no decision" frame always goes to a person.
+
+A verification stays open until the surveillance room resolves it (ResolveVerification):
+UPHELD, the dealer's result stands; CORRECTED, the CCTV shows another result. Only a check
+under verification can be resolved, and only once; any other attempt is refused with a
+ResolutionRefused event that names the field and the reason (kept for audit).
 """
 from __future__ import annotations
 
 from functools import singledispatchmethod
 
 from contracts.envelope import Event, Message
+from contracts.table import CommandRejectedData
 from contracts.vision import (
-    CheckOutcomeData, DealerResultData, DealerResultNoted, Reading, ResultConfirmed, ResultRead,
-    ResultReadData, VerificationRequested, VerificationRequestedData, hold_deadline,
+    CheckOutcomeData, DealerResultData, DealerResultNoted, Kind, Reading, ResolutionRefused,
+    ResolveVerification, ResultConfirmed, ResultRead, ResultReadData, VerificationRequested,
+    VerificationRequestedData, VerificationResolved, VerificationResolvedData, hold_deadline,
 )
 from services.runtime.aggregate import Aggregate
 
@@ -35,6 +42,17 @@ def result_text(reading: Reading) -> str | None:
     return f"{a}-{b}"
 
 
+def normal_result(kind: Kind, text: str) -> str | None:
+    """`text` as the dealer would enter it for a `kind` round ("5-3" → "3-5"); None when it
+    is not a result of that kind (a pocket for dice, two dice for a wheel)."""
+    if kind == "wheel":
+        return None if "-" in text else text
+    if "-" not in text:
+        return None
+    a, b = sorted(text.split("-"))
+    return f"{a}-{b}"
+
+
 class RoundCheck(Aggregate):
     PRODUCER = "vision-service"
 
@@ -44,6 +62,17 @@ class RoundCheck(Aggregate):
         self.reading: ResultReadData | None = None
         self.dealer: DealerResultData | None = None
         self.decided = False
+        self.verification: VerificationRequestedData | None = None
+        self.resolution: VerificationResolvedData | None = None
+
+    @property
+    def status(self) -> str:
+        """pending, confirmed, verification or resolved (as the projection names them)."""
+        if self.resolution is not None:
+            return "resolved"
+        if self.verification is not None:
+            return "verification"
+        return "confirmed" if self.decided else "pending"
 
     # ----- decisions ------------------------------------------------------------------------
     def note_reading(self, data: ResultReadData, cause: Message) -> list[Event]:
@@ -86,6 +115,61 @@ class RoundCheck(Aggregate):
                     f"{r.confidence:.2f} < {self.min_confidence:.2f}")
         return None
 
+    # ----- the surveillance room ---------------------------------------------------------------
+    def resolve(self, command: ResolveVerification) -> list[Event]:
+        """Close the verification as UPHELD or CORRECTED, or refuse with the field and why.
+        A redelivered command (already resolved or refused) produces nothing."""
+        if self.has_handled(command):
+            return []
+        problem = self._resolution_problem(command)
+        if problem is None:
+            self.trigger(VerificationResolved, self._resolution(command), command)
+        else:
+            self.trigger(ResolutionRefused, CommandRejectedData(
+                command_id=command.command_id, command_type=command.command_type,
+                field=problem[0], reason=problem[1]), command)
+        return self.collect()
+
+    def _resolution_problem(self, command: ResolveVerification) -> tuple[str, str] | None:
+        """(field, reason) when the command must be refused, else None."""
+        if command.actor is None or command.actor.role != "surveillance":
+            return "actor", "a verification is resolved by a surveillance officer (role surveillance)"
+        if self.resolution is not None:
+            r = self.resolution
+            return "target_id", (f"round check {self.id} is already resolved: {r.outcome} "
+                                 f"{r.result} by {r.resolved_by}")
+        if self.verification is None:
+            return "target_id", (f"round check {self.id} was confirmed by camera; there is "
+                                 f"nothing to resolve" if self.decided else
+                                 f"round check {self.id} is not under verification: it still "
+                                 f"waits for a frame or the dealer's result")
+        outcome, seen = command.payload.outcome, self._seen(command)
+        dealer = self.verification.dealer_result
+        if seen is None:
+            return "payload.result", (f"{command.payload.result!r} is not a "
+                                      f"{self.verification.kind} result")
+        if outcome == "UPHELD" and seen != dealer:
+            return "payload.result", (f"UPHELD means the dealer's {dealer} stands, but the "
+                                      f"result given is {seen}; send CORRECTED")
+        if outcome == "CORRECTED" and seen == dealer:
+            return "payload.result", (f"CORRECTED must name a result other than the dealer's "
+                                      f"{dealer}; send UPHELD")
+        return None
+
+    def _seen(self, command: ResolveVerification) -> str | None:
+        """What surveillance saw: the result given, or (UPHELD without one) the dealer's."""
+        v, given = self.verification, command.payload.result
+        return v.dealer_result if given is None else normal_result(v.kind, given)
+
+    def _resolution(self, command: ResolveVerification) -> VerificationResolvedData:
+        v, at = self.verification, command.issued_at
+        return VerificationResolvedData(
+            table_id=v.table_id, round_id=v.round_id, kind=v.kind,
+            outcome=command.payload.outcome, dealer_result=v.dealer_result,
+            result=self._seen(command), resolved_by=command.actor.employee_id,
+            note=command.payload.note, resolved_at=at, hold_deadline=v.hold_deadline,
+            within_hold=at <= v.hold_deadline)
+
     # ----- state changes --------------------------------------------------------------------
     @singledispatchmethod
     def mutate(self, event: Event) -> None:
@@ -106,3 +190,12 @@ class RoundCheck(Aggregate):
     @mutate.register
     def _(self, event: VerificationRequested) -> None:
         self.decided = True
+        self.verification = event.payload
+
+    @mutate.register
+    def _(self, event: VerificationResolved) -> None:
+        self.resolution = event.payload
+
+    @mutate.register
+    def _(self, event: ResolutionRefused) -> None:
+        pass  # a refusal changes nothing; it is in the log for audit

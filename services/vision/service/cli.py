@@ -1,0 +1,76 @@
+"""`casino surveillance resolve`: the surveillance room's decision on a round under CCTV
+verification, sent as a ResolveVerification command to the vision service."""
+from __future__ import annotations
+
+import asyncio
+
+import click
+from pydantic import ValidationError
+
+PUBLISH_TIMEOUT_SECONDS = 15.0  # an unreachable broker must fail the command, not hang it
+
+
+@click.group()
+def surveillance() -> None:
+    """The surveillance room: resolve rounds under CCTV verification."""
+
+
+@surveillance.command()
+@click.argument("round_check_id")
+@click.option("--upheld", is_flag=True, help="The CCTV shows the dealer's result: it stands.")
+@click.option("--corrected", metavar="RESULT",
+              help='The CCTV shows another result: "17", "00" or dice "3-5".')
+@click.option("--by", "by", required=True, metavar="NAME",
+              help="Employee id of the surveillance officer.")
+@click.option("--note", default="", help="What was seen, for the audit trail.")
+@click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", default=None, metavar="HOST:PORT",
+              help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS; default 127.0.0.1:9092).")
+def resolve(round_check_id: str, upheld: bool, corrected: str | None, by: str, note: str,
+            bootstrap: str | None) -> None:
+    """Uphold or correct the dealer's result of ROUND_CHECK_ID (the round's correlation id, as
+    `casino report holds --json` shows it). The vision service records VerificationResolved,
+    or ResolutionRefused with the reason (see the dashboard's refusals)."""
+    if upheld == (corrected is not None):
+        raise click.UsageError("give exactly one of --upheld or --corrected RESULT")
+    command = _command(round_check_id, "UPHELD" if upheld else "CORRECTED", corrected, by, note)
+    from services.runtime.settings import Settings
+
+    settings = Settings.from_env(bootstrap)
+    try:
+        asyncio.run(asyncio.wait_for(_publish(settings, command), PUBLISH_TIMEOUT_SECONDS))
+    except Exception as err:  # broker unreachable or refusing: say so, exit non-zero
+        raise click.ClickException(f"could not send to Kafka at {settings.bootstrap}: "
+                                   f"{type(err).__name__}: {err}") from None
+    click.echo(f"sent ResolveVerification {command.command_id}: round check {round_check_id} "
+               f"{command.payload.outcome} {command.payload.result or ''}".rstrip())
+
+
+def _command(check_id: str, outcome: str, result: str | None, by: str, note: str):
+    from contracts.codec import describe
+    from contracts.envelope import Actor
+    from contracts.vision import ResolveVerification, ResolveVerificationData
+
+    def valid(param: str, build):
+        try:
+            return build()
+        except ValidationError as err:
+            raise click.BadParameter(describe(err), param_hint=param) from None
+
+    actor = valid("--by", lambda: Actor(employee_id=by, role="surveillance"))
+    payload = valid("--corrected", lambda: ResolveVerificationData(outcome=outcome, result=result,
+                                                                   note=note))
+    # correlation id = the round's, so the resolution joins the round's flow
+    return valid("ROUND_CHECK_ID", lambda: ResolveVerification(
+        target_id=check_id, correlation_id=check_id, issued_by="casino surveillance",
+        actor=actor, payload=payload))
+
+
+async def _publish(settings, command) -> None:
+    from services.runtime.bus import Bus
+
+    bus = Bus(settings, "surveillance-cli")
+    try:
+        await bus.broker.connect()
+        await bus.publish([command])
+    finally:
+        await bus.broker.stop()
