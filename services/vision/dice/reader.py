@@ -38,6 +38,14 @@ MIN_PIP_CONTRAST = 40.0  # BGR distance between pip and body colour, summed over
 # Measured on 2463 correctly read dark-pip faces (tuning seeds 123, 456): <= 0.27; the hidden
 # pip: 0.83.
 DARK_PIP_MAX_EMPTY = 0.5
+# The same depth, less DARK_PIP_OFFSET, also scores a dark pip's cell: a pip whose mean
+# contrast a streak has washed out still counts by its dark rim beside the streak, and an
+# empty cell stays below 0.2. Measured on 7121 dark-pip faces read with margin (tuning seeds
+# 7101, 7202, 7606, 7707 x 2000 frames): empty cells <= 0.33 (99.9 % <= 0.19), pips >= 0.49
+# (median 1.08). A yellow 2 with a streak over a pip was read at margin 0.25 (seed 7202 frame
+# 1587), a yellow 3 whose centre pip was half hidden read as a 2 and refused (7606 frame 445,
+# and seed 123 frame 1322): now 0.39, 0.65 and 0.68.
+DARK_PIP_OFFSET = 0.15
 # A die leaning ~15 degrees can pass the shape test as flat (its blob is only 1.15 times
 # longer than wide, or its darker side face falls under the threshold and the blob is a die's
 # size). Its side face (or the far end of its top face) still lies beyond the die-sized square
@@ -167,43 +175,53 @@ def score_face(patch: np.ndarray) -> tuple[int | None, float]:
     ys, xs = _cell_pixels()
     best = max(((dy, dx) for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1)),
                key=lambda d: mag[ys + d[0], xs + d[1]].sum())
-    vec = dense[ys + best[0], xs + best[1]]                       # 9 x 3
+    ys, xs = ys + best[0], xs + best[1]
+    vec = dense[ys, xs]                                           # 9 x 3
     strongest = vec[np.argmax(np.abs(vec).sum(1))]
     norm2 = float(strongest @ strongest)
     if np.sqrt(norm2) < MIN_PIP_CONTRAST:
         return None, 0.0
     pip = vec[(vec @ strongest) / norm2 > 0.5].mean(0)           # the pips' common contrast
-    norm = float(np.linalg.norm(pip))
-    # Each cell may sit one pixel off the grid (pips are hand-drilled, the warp is not exact).
-    cells = np.full(len(CELLS), -np.inf, np.float32)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            v = dense[ys + best[0] + dy, xs + best[1] + dx]
-            along = v @ pip / norm ** 2
-            across = np.linalg.norm(v - along[:, None] * pip, axis=1) / norm
-            cells = np.maximum(cells, along - across)
+    cells = _cell_scores(dense, ys, xs, pip)
+    pip_grey = float(pip @ _GREY)  # the pips' contrast in grey levels
+    # Dark pips: each cell's darkest spot, in pip depths (see DARK_PIP_MAX_EMPTY).
+    depth = _dark_depth(patch, ys, xs) / -pip_grey if pip_grey < 0 else None
+    if depth is not None:
+        cells = np.maximum(cells, depth - DARK_PIP_OFFSET)
     best_value, best_margin, best_on = None, -np.inf, _ON[next(iter(_ON))]
     for pattern, on in _ON.items():
         margin = cells[on].min() - cells[~on].max()
         if margin > best_margin:
             best_value, best_margin, best_on = PATTERNS[pattern], margin, on
-    pip_grey = float(pip @ _GREY)  # the pips' contrast in grey levels
-    if pip_grey < 0 and _darkest_empty(patch, ys + best[0], xs + best[1], ~best_on) > \
-            DARK_PIP_MAX_EMPTY * -pip_grey:
+    if depth is not None and depth[~best_on].max(initial=0.0) > DARK_PIP_MAX_EMPTY:
         return best_value, 0.0  # a dark pip under a reflection
     return best_value, float(best_margin)
 
 
-def _darkest_empty(patch: np.ndarray, ys: np.ndarray, xs: np.ndarray,
-                   empty: np.ndarray) -> float:
-    """Deepest dark spot in the empty cells: the ring's mean brightness minus the darkest
-    (slightly smoothed) pixel of the disc, each cell one pixel either way."""
+def _cell_scores(dense: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                 pip: np.ndarray) -> np.ndarray:
+    """Each cell's contrast along the pips' colour less its contrast across it, in pips."""
+    norm = float(np.linalg.norm(pip))
+    # Each cell may sit one pixel off the grid (pips are hand-drilled, the warp is not exact).
+    cells = np.full(len(CELLS), -np.inf, np.float32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            v = dense[ys + dy, xs + dx]
+            along = v @ pip / norm ** 2
+            across = np.linalg.norm(v - along[:, None] * pip, axis=1) / norm
+            cells = np.maximum(cells, along - across)
+    return cells
+
+
+def _dark_depth(patch: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Each cell's deepest dark spot (grey levels): the ring's mean brightness minus the
+    darkest (slightly smoothed) pixel of the disc, the cell one pixel either way."""
     disc_k, ring_k = _kernels()
     grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     grey = grey.astype(np.float32)
     darkest = cv2.erode(grey, (disc_k > 0).astype(np.uint8))
     depth = cv2.dilate(cv2.filter2D(grey, -1, ring_k) - darkest, np.ones((3, 3), np.uint8))
-    return float(depth[ys[empty], xs[empty]].max(initial=0.0))
+    return depth[ys, xs]
 
 
 _ON = {p: np.array([c in p for c in CELLS]) for p in PATTERNS}
