@@ -39,6 +39,14 @@ MIN_PIP_CONTRAST = 40.0  # BGR distance between pip and body colour, summed over
 # Measured on 2463 correctly read dark-pip faces (tuning seeds 123, 456): <= 0.27; the hidden
 # pip: 0.83.
 DARK_PIP_MAX_EMPTY = 0.5
+# The same depth, less DARK_PIP_OFFSET, also scores a dark pip's cell: a pip whose mean
+# contrast a streak has washed out still counts by its dark rim beside the streak, and an
+# empty cell stays below 0.2. Measured on 7121 dark-pip faces read with margin (tuning seeds
+# 7101, 7202, 7606, 7707 x 2000 frames): empty cells <= 0.33 (99.9 % <= 0.19), pips >= 0.49
+# (median 1.08). A yellow 2 with a streak over a pip was read at margin 0.25 (seed 7202 frame
+# 1587), a yellow 3 whose centre pip was half hidden read as a 2 and refused (7606 frame 445,
+# and seed 123 frame 1322): now 0.39, 0.65 and 0.68.
+DARK_PIP_OFFSET = 0.15
 
 
 def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
@@ -93,8 +101,21 @@ def read_face(image: np.ndarray, blob: Blob, die_mm: float,
     the remaining shift. The square is never slid to one end of a longer blob: a die leaning
     15 degrees makes a blob only 1.15 times longer than wide (tuning seed 6161, cocked frame
     126), and its top face read at that end is a confident value for a no-decision scene.
+
+    A face read without margin gets a second look turned to the die's own edges (see
+    `_edge_turn`), kept only if it reads with a wider margin and does not contradict a value
+    the first look read with a positive margin.
     """
-    return _read_at(image, blob.centre_mm, blob.angle, die_mm, to_mm)
+    value, margin = _read_at(image, blob.centre_mm, blob.angle, die_mm, to_mm)
+    if margin >= MIN_MARGIN:
+        return value, margin
+    turn = _edge_turn(image, blob, die_mm, to_mm)
+    if abs(turn) < MIN_TURN:
+        return value, margin
+    value2, margin2 = _read_at(image, blob.centre_mm, blob.angle + turn, die_mm, to_mm)
+    if margin2 <= margin or (margin > 0 and value2 != value):
+        return value, margin
+    return value2, margin2
 
 
 def _read_at(image: np.ndarray, centre: tuple[float, float], angle: float, die_mm: float,
@@ -107,6 +128,33 @@ def _read_at(image: np.ndarray, centre: tuple[float, float], angle: float, die_m
     patch = cv2.warpPerspective(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     return score_face(patch)
+
+
+def _edge_turn(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) -> float:
+    """How far (degrees) the die's edges are turned from the blob's angle, modulo 90: the
+    gradient directions around the die, taken four times (a square's four edges agree, a round
+    pip's directions cancel), weighted by gradient strength, over 1.5 dice around the blob.
+
+    The blob's own angle can be 14 degrees off when its outline (shadow fringe, glare) is
+    nearly round: tuning seed 7101 frame 506, a green 2 read as a 6 at margin -0.15 (blob angle
+    -44 degrees), now a 2 at 0.93; seed 7606 frame 1561, a white 5 refused, now 0.86. Only a
+    second look: the turn is noisy on a face read well (median 1 degree, 99 % under 7, the
+    3162 faces of seed 7101) and, used on every face of seeds 7101, 7202, 7606, 7707 (12738),
+    would have read one wrong value with margin (7202 frame 1047, a red 4 with a reflection in
+    its middle read as a 5 at 0.33; its first look reads the 4 with margin).
+    """
+    n = int(EDGE_SPAN * PATCH)
+    box = cv2.boxPoints((blob.centre_mm, (EDGE_SPAN * die_mm,) * 2, blob.angle))
+    px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
+                                  np.linalg.inv(to_mm)).reshape(4, 2)
+    m = cv2.getPerspectiveTransform(np.float32(px),
+                                    np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
+    p = cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    z = cv2.Sobel(p, cv2.CV_32F, 1, 0) + 1j * cv2.Sobel(p, cv2.CV_32F, 0, 1)
+    mag = np.abs(z)
+    s = (mag * (z / np.maximum(mag, 1e-6)) ** 4).sum()
+    return float(np.degrees(np.angle(s)) / 4)
 
 
 def score_face(patch: np.ndarray) -> tuple[int | None, float]:
@@ -125,48 +173,60 @@ def score_face(patch: np.ndarray) -> tuple[int | None, float]:
     ys, xs = _cell_pixels()
     best = max(((dy, dx) for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1)),
                key=lambda d: mag[ys + d[0], xs + d[1]].sum())
-    vec = dense[ys + best[0], xs + best[1]]                       # 9 x 3
+    ys, xs = ys + best[0], xs + best[1]
+    vec = dense[ys, xs]                                           # 9 x 3
     strongest = vec[np.argmax(np.abs(vec).sum(1))]
     norm2 = float(strongest @ strongest)
     if np.sqrt(norm2) < MIN_PIP_CONTRAST:
         return None, 0.0
     pip = vec[(vec @ strongest) / norm2 > 0.5].mean(0)           # the pips' common contrast
-    norm = float(np.linalg.norm(pip))
-    # Each cell may sit one pixel off the grid (pips are hand-drilled, the warp is not exact).
-    cells = np.full(len(CELLS), -np.inf, np.float32)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            v = dense[ys + best[0] + dy, xs + best[1] + dx]
-            along = v @ pip / norm ** 2
-            across = np.linalg.norm(v - along[:, None] * pip, axis=1) / norm
-            cells = np.maximum(cells, along - across)
+    cells = _cell_scores(dense, ys, xs, pip)
+    pip_grey = float(pip @ _GREY)  # the pips' contrast in grey levels
+    # Dark pips: each cell's darkest spot, in pip depths (see DARK_PIP_MAX_EMPTY).
+    depth = _dark_depth(patch, ys, xs) / -pip_grey if pip_grey < 0 else None
+    if depth is not None:
+        cells = np.maximum(cells, depth - DARK_PIP_OFFSET)
     best_value, best_margin, best_on = None, -np.inf, _ON[next(iter(_ON))]
     for pattern, on in _ON.items():
         margin = cells[on].min() - cells[~on].max()
         if margin > best_margin:
             best_value, best_margin, best_on = PATTERNS[pattern], margin, on
-    pip_grey = float(pip @ _GREY)  # the pips' contrast in grey levels
-    if pip_grey < 0 and _darkest_empty(patch, ys + best[0], xs + best[1], ~best_on) > \
-            DARK_PIP_MAX_EMPTY * -pip_grey:
+    if depth is not None and depth[~best_on].max(initial=0.0) > DARK_PIP_MAX_EMPTY:
         return best_value, 0.0  # a dark pip under a reflection
     return best_value, float(best_margin)
 
 
-def _darkest_empty(patch: np.ndarray, ys: np.ndarray, xs: np.ndarray,
-                   empty: np.ndarray) -> float:
-    """Deepest dark spot in the empty cells: the ring's mean brightness minus the darkest
-    (slightly smoothed) pixel of the disc, each cell one pixel either way."""
+def _cell_scores(dense: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                 pip: np.ndarray) -> np.ndarray:
+    """Each cell's contrast along the pips' colour less its contrast across it, in pips."""
+    norm = float(np.linalg.norm(pip))
+    # Each cell may sit one pixel off the grid (pips are hand-drilled, the warp is not exact).
+    cells = np.full(len(CELLS), -np.inf, np.float32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            v = dense[ys + dy, xs + dx]
+            along = v @ pip / norm ** 2
+            across = np.linalg.norm(v - along[:, None] * pip, axis=1) / norm
+            cells = np.maximum(cells, along - across)
+    return cells
+
+
+def _dark_depth(patch: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Each cell's deepest dark spot (grey levels): the ring's mean brightness minus the
+    darkest (slightly smoothed) pixel of the disc, the cell one pixel either way."""
     disc_k, ring_k = _kernels()
     grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     grey = grey.astype(np.float32)
     darkest = cv2.erode(grey, (disc_k > 0).astype(np.uint8))
     depth = cv2.dilate(cv2.filter2D(grey, -1, ring_k) - darkest, np.ones((3, 3), np.uint8))
-    return float(depth[ys[empty], xs[empty]].max(initial=0.0))
+    return depth[ys, xs]
 
 
 _ON = {p: np.array([c in p for c in CELLS]) for p in PATTERNS}
 _GREY = np.float32([0.114, 0.587, 0.299])  # BGR weights of cv2.COLOR_BGR2GRAY
 SHIFT = 2  # grid search range in patch pixels (about 0.8 mm); more reaches the die's edge
+EDGE_SPAN = 1.5  # second look: the die's edges are sought over 1.5 dice around the blob
+MIN_TURN = 2.0   # degrees; a smaller turn re-reads the same patch
 
 
 @lru_cache(maxsize=1)
