@@ -40,6 +40,7 @@ THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
 STICK_WIDTH = 0.6      # a long core nowhere wider than this (dice) is the stick (drawn 0.3
                        # wide) or a line; a die or a chip is at least 1 die wide everywhere
+TOUCH_GAP = 0.25       # die parts of one blob closer than this (dice) touch: `cluster`
 MAX_HOLLOW = 20.0      # hollow blobs up to this (dice^2) are cards (15) or chips (3.3): not cut;
                        # the landing-area outline (77) is cut (dice may touch it)
 MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
@@ -131,8 +132,6 @@ def find_blobs(image: np.ndarray, calibration: DiceCalibration,
         # Blobs cut by the frame edge get a second look too: the stick reaches the edge, and a
         # die may touch the stick.
         parts = _second_look(frame, c)
-        if len(parts) > 1:  # dice touching each other, or a die on a die
-            parts = [dataclasses.replace(p, touching=True) for p in parts]
         blobs.extend(parts if parts else [b for b in (blob,) if b is not None])
     return blobs
 
@@ -298,8 +297,28 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
                for b, _ in parts for c in leaning):
             return []
         if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
-            return [b for b, _ in parts]
+            return _mark_touching(frame, parts, parent.shape)
     return []
+
+
+def _mark_touching(frame: _Frame, parts: list, shape: tuple[int, int]) -> list[Blob]:
+    """The parts' blobs, marked `touching` when a part lies within TOUCH_GAP dice of another
+    (dice in contact, a die on a die: the cut leaves only a narrow gap between them). Dice
+    further apart were joined by a soft shadow or halo between them, which the cut removed
+    (tuning seed 7202, frames 662 and 1791: two dice 0.5 dice apart, joined by their shadows
+    under motion blur, were reported `overlap`)."""
+    blobs = [b for b, _ in parts]
+    if len(parts) < 2:
+        return blobs
+    reach = _disc(2 * TOUCH_GAP * frame.die_px)
+    masks = [_fill(c, (0, 0, shape[1], shape[0])) for _, c in parts]
+    grown = [cv2.dilate(m, reach) for m in masks]
+    return [dataclasses.replace(b, touching=True)
+            if any(j != i and cv2.countNonZero(cv2.bitwise_and(grown[i], masks[j]))
+                   for j in range(len(masks))) else b
+            for i, b in enumerate(blobs)]
+
+
 
 
 def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
