@@ -242,10 +242,18 @@ def _fill(c: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
 def _sharpness(frame: _Frame, outline: np.ndarray, inside: np.ndarray,
                origin: tuple[int, int]) -> float:
     """Colour step per pixel across the outline relative to the blob's inner contrast: about
-    1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope."""
+    1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope.
+    Where the frame's edge cuts the blob there is no step to measure: a chip cut by it whose
+    remainder was measured there looked soft, and a die-shaped piece of it was kept as a die
+    (tuning seed 7101, frame 26)."""
     x, y = origin
     h, w = inside.shape
-    step = _median(frame.grad[outline[:, 0, 1], outline[:, 0, 0]])
+    xs, ys = outline[:, 0, 0], outline[:, 0, 1]
+    hs, ws = frame.grad.shape
+    inner = (xs > 2) & (ys > 2) & (xs < ws - 3) & (ys < hs - 3)
+    if inner.any():
+        xs, ys = xs[inner], ys[inner]
+    step = _median(frame.grad[ys, xs])
     level = _median(frame.diff[y:y + h, x:x + w][inside > 0])
     return step / max(level, 1.0)
 
