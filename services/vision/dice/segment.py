@@ -37,6 +37,7 @@ CUT_DISC = 0.6         # second look: opening disc, in dice (cuts lines, stick, 
 WIDE_SQUARE = 1.35     # second look: what is wider than this (in dice) is a halo or a chip
 LONG_LINE = 2.8        # ... and what is longer than this, a glare band (dice on dice <= 2.6)
 THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
+MIN_SIDE_FACE = 0.08   # dice^2 a leaning shape must add beyond a die part to be a side face
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
 STICK_WIDTH = 0.6      # a long core nowhere wider than this (dice) is the stick (drawn 0.3
                        # wide) or a line; a die or a chip is at least 1 die wide everywhere
@@ -295,14 +296,14 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
     cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
             lambda: _higher_level(frame, parent, (x0, y0)),
             lambda: _above_wide(frame, parent, (x0, y0)))
-    leaning: list[tuple[float, float]] = []  # centres of leaning-die shapes seen so far
+    leaning: list[tuple[Blob, np.ndarray]] = []  # leaning-die shapes seen so far
     for cut in cuts:  # each computed only when the ones before cut nothing free
         parts, cocked = _die_parts(frame, cut(), (x0, y0))
         leaning += cocked
         # A cut that shows a leaning die where a harder cut finds a flat one has stripped the
         # side face off the top (tuning seed 9191, cocked frame 637: read as a 2).
-        if any(np.hypot(*np.subtract(b.centre_mm, c)) < 0.5 * frame.calibration.die_mm
-               for b, _ in parts for c in leaning):
+        if any(_stripped_side(frame, part, shape, (x0, y0))
+               for part in parts for shape in leaning):
             return []
         if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
             return _mark_touching(frame, parts, parent.shape)
@@ -325,8 +326,6 @@ def _mark_touching(frame: _Frame, parts: list, shape: tuple[int, int]) -> list[B
             if any(j != i and cv2.countNonZero(cv2.bitwise_and(grown[i], masks[j]))
                    for j in range(len(masks))) else b
             for i, b in enumerate(blobs)]
-
-
 
 
 def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
@@ -366,11 +365,46 @@ def _die_parts(frame: _Frame, cut: np.ndarray, origin: tuple[int, int]
     for c in _components(cut):
         blob = _measure(frame, c, origin, cut)
         kind = blob.kind(frame.calibration.die_mm) if blob is not None else "other"
-        if kind == "die":
-            parts.append((blob, c))
-        elif kind == "cocked":
-            leaning.append(blob.centre_mm)
+        if kind in ("die", "cocked"):
+            (parts if kind == "die" else leaning).append((blob, c))
     return parts, leaning
+
+
+def _stripped_side(frame: _Frame, part: tuple[Blob, np.ndarray],
+                   shape: tuple[Blob, np.ndarray], origin: tuple[int, int]) -> bool:
+    """Is the die part the top face of the leaning-die shape an earlier cut showed (its centre
+    within half a die), the shape's extra beyond the part a side face: as large as one leaning
+    15 degrees (0.26 dice along a whole edge) and not soft glare? A die in a glare band can
+    look leaning after the opening, whose disc keeps a small lump of the band beside the die
+    (tuning seed 7101, frame 531: 0.04 dice^2 beyond the part; the stripped side face of
+    tuning seed 9191, cocked frame 637: 0.15)."""
+    (die, c), (lean, lc) = part, shape
+    if np.hypot(*np.subtract(die.centre_mm, lean.centre_mm)) >= 0.5 * frame.calibration.die_mm:
+        return False
+    x, y, w, h = cv2.boundingRect(np.vstack([c, lc]))
+    keep = cv2.dilate(_fill(c - [x, y], (0, 0, w, h)), np.ones((5, 5), np.uint8))
+    extra = cv2.bitwise_and(_fill(lc - [x, y], (0, 0, w, h)), cv2.bitwise_not(keep))
+    if cv2.countNonZero(extra) < MIN_SIDE_FACE * frame.die_area:
+        return False
+    return not _soft_beside(frame, extra, keep, (origin[0] + x, origin[1] + y))
+
+
+def _soft_beside(frame: _Frame, piece: np.ndarray, die: np.ndarray,
+                 origin: tuple[int, int]) -> bool:
+    """Is `piece` (a mask beside the die mask `die`, both at `origin`) soft-edged where it
+    does not border the die? (Along the die the step is the die's own edge.)"""
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return True
+    outline = np.vstack(contours)
+    away = cv2.dilate(die, np.ones((5, 5), np.uint8))[outline[:, 0, 1], outline[:, 0, 0]] == 0
+    if away.sum() < 0.5 * frame.die_px:
+        return False  # hardly any free outline: nothing shows it is glare
+    x, y = origin
+    free = outline[away] + [x, y]
+    step = _median(frame.grad[free[:, 0, 1], free[:, 0, 0]])
+    level = _median(frame.diff[y:y + piece.shape[0], x:x + piece.shape[1]][piece > 0])
+    return step / max(level, 1.0) < SOFT_REST
 
 
 def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
