@@ -36,10 +36,15 @@ MIN_SOLID = 0.85       # share of the outline's inside that is object (a ring of
 CUT_DISC = 0.6         # second look: opening disc, in dice (cuts lines, stick, shadow fringes)
 WIDE_SQUARE = 1.35     # second look: what is wider than this (in dice) is a halo or a chip
 LONG_LINE = 2.8        # ... and what is longer than this, a glare band (dice on dice <= 2.6)
+HALO_SHARE = 0.6       # last cut: a blob under HALO_AREA dice^2 re-thresholded at this share
+HALO_AREA = 3.0        # of its peak (a die on a halo brighter than half the die; larger blobs:
+                       # chips, the outline, whose extra cut cost 0.7 ms per frame)
 THIN_DISC = 0.35       # a remainder narrower than this (in dice) is a line, not a die or chip
+MIN_SIDE_FACE = 0.08   # dice^2 a leaning shape must add beyond a die part to be a side face
 SIDE_FACE_MAX = 1.5    # a thin remainder along a die and shorter than this may be a side face
 STICK_WIDTH = 0.6      # a long core nowhere wider than this (dice) is the stick (drawn 0.3
                        # wide) or a line; a die or a chip is at least 1 die wide everywhere
+TOUCH_GAP = 0.25       # die parts of one blob closer than this (dice) touch: `cluster`
 MAX_HOLLOW = 20.0      # hollow blobs up to this (dice^2) are cards (15) or chips (3.3): not cut;
                        # the landing-area outline (77) is cut (dice may touch it)
 MAX_CLUSTER_ROUND = 0.8  # two dice on each other are squares (<= 0.75); a chip is a disc
@@ -131,8 +136,6 @@ def find_blobs(image: np.ndarray, calibration: DiceCalibration,
         # Blobs cut by the frame edge get a second look too: the stick reaches the edge, and a
         # die may touch the stick.
         parts = _second_look(frame, c)
-        if len(parts) > 1:  # dice touching each other, or a die on a die
-            parts = [dataclasses.replace(p, touching=True) for p in parts]
         blobs.extend(parts if parts else [b for b in (blob,) if b is not None])
     return blobs
 
@@ -243,10 +246,18 @@ def _fill(c: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
 def _sharpness(frame: _Frame, outline: np.ndarray, inside: np.ndarray,
                origin: tuple[int, int]) -> float:
     """Colour step per pixel across the outline relative to the blob's inner contrast: about
-    1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope."""
+    1/(edge width), whatever the contrast; a die's edge is a step, a glare halo's a slope.
+    Where the frame's edge cuts the blob there is no step to measure: a chip cut by it whose
+    remainder was measured there looked soft, and a die-shaped piece of it was kept as a die
+    (tuning seed 7101, frame 26)."""
     x, y = origin
     h, w = inside.shape
-    step = _median(frame.grad[outline[:, 0, 1], outline[:, 0, 0]])
+    xs, ys = outline[:, 0, 0], outline[:, 0, 1]
+    hs, ws = frame.grad.shape
+    inner = (xs > 2) & (ys > 2) & (xs < ws - 3) & (ys < hs - 3)
+    if inner.any():
+        xs, ys = xs[inner], ys[inner]
+    step = _median(frame.grad[ys, xs])
     level = _median(frame.diff[y:y + h, x:x + w][inside > 0])
     return step / max(level, 1.0)
 
@@ -288,27 +299,50 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
     cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
             lambda: _higher_level(frame, parent, (x0, y0)),
             lambda: _above_wide(frame, parent, (x0, y0)))
-    leaning: list[tuple[float, float]] = []  # centres of leaning-die shapes seen so far
+    if cv2.countNonZero(parent) < HALO_AREA * frame.die_area:
+        # A die on a halo brighter than half the die's contrast, too small for the top-hat to
+        # remove (tuning seed 7101, frame 1512: halo 116, die 150-220).
+        cuts += (lambda: _higher_level(frame, parent, (x0, y0), HALO_SHARE),)
+    leaning: list[tuple[Blob, np.ndarray]] = []  # leaning-die shapes seen so far
     for cut in cuts:  # each computed only when the ones before cut nothing free
         parts, cocked = _die_parts(frame, cut(), (x0, y0))
         leaning += cocked
         # A cut that shows a leaning die where a harder cut finds a flat one has stripped the
         # side face off the top (tuning seed 9191, cocked frame 637: read as a 2).
-        if any(np.hypot(*np.subtract(b.centre_mm, c)) < 0.5 * frame.calibration.die_mm
-               for b, _ in parts for c in leaning):
+        if any(_stripped_side(frame, part, shape, (x0, y0))
+               for part in parts for shape in leaning):
             return []
         if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
-            return [b for b, _ in parts]
+            return _mark_touching(frame, parts, parent.shape)
     return []
 
 
-def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
-    """The parent re-thresholded at half its own strongest contrast (a die is stronger than
-    the glare halo joined to it)."""
+def _mark_touching(frame: _Frame, parts: list, shape: tuple[int, int]) -> list[Blob]:
+    """The parts' blobs, marked `touching` when a part lies within TOUCH_GAP dice of another
+    (dice in contact, a die on a die: the cut leaves only a narrow gap between them). Dice
+    further apart were joined by a soft shadow or halo between them, which the cut removed
+    (tuning seed 7202, frames 662 and 1791: two dice 0.5 dice apart, joined by their shadows
+    under motion blur, were reported `overlap`)."""
+    blobs = [b for b, _ in parts]
+    if len(parts) < 2:
+        return blobs
+    reach = _disc(2 * TOUCH_GAP * frame.die_px)
+    masks = [_fill(c, (0, 0, shape[1], shape[0])) for _, c in parts]
+    grown = [cv2.dilate(m, reach) for m in masks]
+    return [dataclasses.replace(b, touching=True)
+            if any(j != i and cv2.countNonZero(cv2.bitwise_and(grown[i], masks[j]))
+                   for j in range(len(masks))) else b
+            for i, b in enumerate(blobs)]
+
+
+def _higher_level(frame: _Frame, parent: np.ndarray, origin: tuple[int, int],
+                  share: float = 0.5) -> np.ndarray:
+    """The parent re-thresholded at `share` of its own strongest contrast (a die is stronger
+    than the glare halo joined to it)."""
     x, y = origin
     h, w = parent.shape
     d = frame.diff[y:y + h, x:x + w]
-    level = max(DIFF_THRESHOLD, 0.5 * _quantile(d[parent > 0], 0.9))
+    level = max(DIFF_THRESHOLD, share * _quantile(d[parent > 0], 0.9))
     sub = ((d > level) & (parent > 0)).astype(np.uint8) * 255
     return cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
@@ -339,11 +373,46 @@ def _die_parts(frame: _Frame, cut: np.ndarray, origin: tuple[int, int]
     for c in _components(cut):
         blob = _measure(frame, c, origin, cut)
         kind = blob.kind(frame.calibration.die_mm) if blob is not None else "other"
-        if kind == "die":
-            parts.append((blob, c))
-        elif kind == "cocked":
-            leaning.append(blob.centre_mm)
+        if kind in ("die", "cocked"):
+            (parts if kind == "die" else leaning).append((blob, c))
     return parts, leaning
+
+
+def _stripped_side(frame: _Frame, part: tuple[Blob, np.ndarray],
+                   shape: tuple[Blob, np.ndarray], origin: tuple[int, int]) -> bool:
+    """Is the die part the top face of the leaning-die shape an earlier cut showed (its centre
+    within half a die), the shape's extra beyond the part a side face: as large as one leaning
+    15 degrees (0.26 dice along a whole edge) and not soft glare? A die in a glare band can
+    look leaning after the opening, whose disc keeps a small lump of the band beside the die
+    (tuning seed 7101, frame 531: 0.04 dice^2 beyond the part; the stripped side face of
+    tuning seed 9191, cocked frame 637: 0.15)."""
+    (die, c), (lean, lc) = part, shape
+    if np.hypot(*np.subtract(die.centre_mm, lean.centre_mm)) >= 0.5 * frame.calibration.die_mm:
+        return False
+    x, y, w, h = cv2.boundingRect(np.vstack([c, lc]))
+    keep = cv2.dilate(_fill(c - [x, y], (0, 0, w, h)), np.ones((5, 5), np.uint8))
+    extra = cv2.bitwise_and(_fill(lc - [x, y], (0, 0, w, h)), cv2.bitwise_not(keep))
+    if cv2.countNonZero(extra) < MIN_SIDE_FACE * frame.die_area:
+        return False
+    return not _soft_beside(frame, extra, keep, (origin[0] + x, origin[1] + y))
+
+
+def _soft_beside(frame: _Frame, piece: np.ndarray, die: np.ndarray,
+                 origin: tuple[int, int]) -> bool:
+    """Is `piece` (a mask beside the die mask `die`, both at `origin`) soft-edged where it
+    does not border the die? (Along the die the step is the die's own edge.)"""
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return True
+    outline = np.vstack(contours)
+    away = cv2.dilate(die, np.ones((5, 5), np.uint8))[outline[:, 0, 1], outline[:, 0, 0]] == 0
+    if away.sum() < 0.5 * frame.die_px:
+        return False  # hardly any free outline: nothing shows it is glare
+    x, y = origin
+    free = outline[away] + [x, y]
+    step = _median(frame.grad[free[:, 0, 1], free[:, 0, 0]])
+    level = _median(frame.diff[y:y + piece.shape[0], x:x + piece.shape[1]][piece > 0])
+    return step / max(level, 1.0) < SOFT_REST
 
 
 def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
