@@ -19,9 +19,9 @@ the body's colour.
 """
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
+from services.vision.dice.patches import square_patch
 from services.vision.dice.segment import Blob
 
 # Patch: two dice across at 40 px per die.
@@ -62,14 +62,8 @@ def felt_to_body(image: np.ndarray, blob: Blob, die_mm: float,
                  to_mm: np.ndarray) -> np.ndarray | None:
     """The patch around the blob (aligned with it), each pixel's position from the felt's
     colour (0) to the body's (1); None when they are too close to tell (LEAN_CONTRAST)."""
-    n, d = _N, _N / _SPAN
-    box = cv2.boxPoints((blob.centre_mm, (_SPAN * die_mm,) * 2, blob.angle))
-    px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
-                                  np.linalg.inv(to_mm)).reshape(4, 2)
-    m = cv2.getPerspectiveTransform(np.float32(px),
-                                    np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
-    p = cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    p = square_patch(image, blob.centre_mm, blob.angle, _SPAN * die_mm, _N,
+                     to_mm).astype(np.float32)
     lo, hi = _die_span()
     body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
     felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),

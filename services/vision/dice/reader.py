@@ -26,6 +26,7 @@ import numpy as np
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
+from services.vision.dice.patches import square_patch
 from services.vision.dice.segment import Blob, find_blobs
 from services.vision.reading import Reading, no_decision
 
@@ -120,14 +121,7 @@ def read_face(image: np.ndarray, blob: Blob, die_mm: float,
 
 def _read_at(image: np.ndarray, centre: tuple[float, float], angle: float, die_mm: float,
              to_mm: np.ndarray) -> tuple[int | None, float]:
-    box = cv2.boxPoints((centre, (die_mm, die_mm), angle))
-    corners_px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
-                                          np.linalg.inv(to_mm)).reshape(4, 2)
-    dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
-    m = cv2.getPerspectiveTransform(np.float32(corners_px), dst)
-    patch = cv2.warpPerspective(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return score_face(patch)
+    return score_face(square_patch(image, centre, angle, die_mm, PATCH, to_mm))
 
 
 def _edge_turn(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) -> float:
@@ -144,13 +138,8 @@ def _edge_turn(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) 
     its middle read as a 5 at 0.33; its first look reads the 4 with margin).
     """
     n = int(EDGE_SPAN * PATCH)
-    box = cv2.boxPoints((blob.centre_mm, (EDGE_SPAN * die_mm,) * 2, blob.angle))
-    px = cv2.perspectiveTransform(box.reshape(-1, 1, 2).astype(np.float64),
-                                  np.linalg.inv(to_mm)).reshape(4, 2)
-    m = cv2.getPerspectiveTransform(np.float32(px),
-                                    np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
-    p = cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    p = square_patch(image, blob.centre_mm, blob.angle, EDGE_SPAN * die_mm, n,
+                     to_mm).astype(np.float32)
     z = cv2.Sobel(p, cv2.CV_32F, 1, 0) + 1j * cv2.Sobel(p, cv2.CV_32F, 0, 1)
     mag = np.abs(z)
     s = (mag * (z / np.maximum(mag, 1e-6)) ** 4).sum()
