@@ -22,6 +22,7 @@ Wheel = Literal["european", "american"]
 ZeroOption = Literal["half_back", "prison"]
 Profile = Literal["BO", "AR-RUL", "CL-ARICA", "LIVE-GG"]
 Seat = Annotated[StrictInt, Field(ge=1, le=12)]
+BetOutcome = Literal["win", "lose", "push", "half_back", "prison", "void"]
 
 
 class _Data(BaseModel):
@@ -119,7 +120,7 @@ class BetSettledData(_Data):
     stake: Money
     paid: Money = Field(description="Everything handed back: returned stake + winnings")
     net: int = Field(description="paid - stake, from the player's side")
-    outcome: Literal["win", "lose", "push", "half_back", "prison", "void"]
+    outcome: BetOutcome
     rule: str = Field(description="The seed and section that produced this payout")
     rule_note: str = ""
     imprisoned_from: Id | None = Field(

@@ -9,6 +9,7 @@ from functools import cached_property
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
+from contracts.payouts import PAYOUT_EVENTS
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
 from contracts.vision import CHECK_COMMANDS, CHECK_EVENTS, FRAME_EVENTS
 
@@ -37,8 +38,9 @@ TABLE_COMMANDS_TOPIC = TopicSpec(
     "floor.table.commands", 3, "table id", TABLE_COMMANDS,
     "Requests from dealer terminals and the simulator to table sessions.")
 TABLE_EVENTS_TOPIC = TopicSpec(
-    "floor.table.events", 3, "table id", TABLE_EVENTS,
-    "What happened at each table: rounds, bets, results, settlements. The table's log.")
+    "floor.table.events", 3, "table id", TABLE_EVENTS + PAYOUT_EVENTS,
+    "What happened at each table: rounds, bets, results, settlements, payout holds and "
+    "corrections. The table's log.")
 VISION_FRAMES_TOPIC = TopicSpec(
     "floor.vision.frames", 3, "camera id", FRAME_EVENTS,
     "Frames stored by the camera gateways, and camera status changes.")

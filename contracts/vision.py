@@ -22,9 +22,9 @@ from typing import Annotated, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from contracts.envelope import Command, Event, Id, message_type
+from contracts.payouts import HOLD_RULE
 from contracts.table import CommandRejectedData, Pocket, Wheel
 
-HOLD_RULE = "seed 002 §1.3; seed 004 RG §6"
 DieFace = Annotated[StrictInt, Field(ge=1, le=6)]
 Kind = Literal["dice", "wheel"]
 # A result as a dealer enters it: a wheel pocket ("17", "00") or two dice ("3-5").

@@ -58,11 +58,13 @@ def snapshot(service: "ProjectorService") -> dict[str, Any]:
             "SELECT table_id, count(*), sum(stake) FROM bets WHERE outcome = 'prison' "
             "GROUP BY table_id").fetchall()}
         holds = con.execute(
-            "SELECT table_id, round_id, dealer_result, coalesce(read_result, 'no decision'), "
-            "reason, detail, confidence, evidence_sha256, "
-            "epoch(hold_deadline) - epoch(now()), check_id FROM round_checks "
-            "WHERE status = 'verification' "
-            "ORDER BY hold_deadline DESC LIMIT 12").fetchall()
+            "SELECT c.table_id, c.round_id, c.dealer_result, "
+            "coalesce(c.read_result, 'no decision'), c.reason, c.detail, c.confidence, "
+            "c.evidence_sha256, epoch(c.hold_deadline) - epoch(now()), c.check_id, h.held, "
+            "h.currency, h.release FROM round_checks c "
+            "LEFT JOIN payout_holds h ON h.check_id = c.check_id "
+            "WHERE c.status = 'verification' "
+            "ORDER BY c.hold_deadline DESC LIMIT 12").fetchall()
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
     return {"figures": figures, "last_pocket": last, "refusals": refusals,
@@ -79,22 +81,30 @@ def in_prison(found: tuple[int, int] | None, currency: str) -> str:
     return f"{count} ({format_money(int(amount), currency)})"
 
 
-def hold_left(seconds: float) -> str:
+def hold_left(seconds: float, release: str | None = None) -> str:
     """Time left on a payout hold (seed 002 §1.3: never more than 30 minutes)."""
+    if release == "EXPIRED":
+        return "30 min passed — released"
     if seconds <= 0:
         return "<b class='neg'>30 min passed — pay now</b>"
     return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+
+
+def held_money(held: int | None, currency: str | None) -> str:
+    """The winning payouts the table service holds for the round ('—' before it has)."""
+    return "—" if held is None else format_money(int(held), currency or "")
 
 
 def holds_html(s: dict[str, Any]) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(t or '')}</td><td>{html.escape(r or '')}</td><td>{html.escape(d or '')}</td>"
         f"<td>{html.escape(read)}</td><td>{reason}</td><td>{html.escape(detail or '')}</td>"
-        f"<td>{conf:.2f}</td><td>{hold_left(left)}</td>"
+        f"<td>{conf:.2f}</td><td>{held_money(held, cur)}</td><td>{hold_left(left, release)}</td>"
         f"<td><a href='/evidence/{sha}'><img src='/evidence/{sha}' width='160' "
         f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td>"
         f"<td><code>{html.escape(check)}</code></td></tr>"
-        for t, r, d, read, reason, detail, conf, sha, left, check in s["holds"])
+        for t, r, d, read, reason, detail, conf, sha, left, check, held, cur, release
+        in s["holds"])
     c = s["checks"]
     return (f"<h2>CCTV checks</h2><p>{c.get('confirmed', 0)} confirmed by camera · "
             f"{c.get('verification', 0)} sent to surveillance · {c.get('pending', 0)} waiting "
@@ -102,7 +112,7 @@ def holds_html(s: dict[str, Any]) -> str:
             f"{c.get('corrected', 0)} corrected. Winning payouts of a round under verification "
             f"may be held for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
             f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
-            f"<th>why</th><th>detail</th><th>confidence</th><th>hold left</th><th>evidence</th>"
+            f"<th>why</th><th>detail</th><th>confidence</th><th>payouts held</th><th>hold left</th><th>evidence</th>"
             f"<th>check id (casino surveillance resolve)</th></tr>"
             f"{rows}</table>{corrections_html(s['corrections'])}")
 
@@ -117,11 +127,14 @@ def corrections_html(corrections: list[Correction]) -> str:
         f"<td>{html.escape(c.resolved_by)}</td>"
         f"<td>{c.resolved_at:%Y-%m-%d %H:%M:%S}</td>"
         f"<td>{'within 30 min' if c.within_hold else '<b class=neg>after 30 min</b>'}</td>"
+        f"<td>{c.bets_changed}</td><td>{html.escape(c.money())}</td>"
         f"<td>{html.escape(c.note)}</td></tr>" for c in corrections)
-    return ("<h3>Corrected by surveillance</h3><p class='neg'>These rounds were settled on the "
-            "dealer's result, so their payouts were wrong; re-settlement is not done by the "
-            "platform.</p><table><tr><th>table</th><th>round</th><th>dealer entered</th>"
-            "<th>CCTV shows</th><th>by</th><th>when</th><th>hold</th><th>note</th></tr>"
+    return ("<h3>Corrected by surveillance</h3><p>These rounds were settled on the dealer's "
+            "result; the table service re-settled them on the result CCTV shows. Finance: "
+            "<code>casino report holds</code> lists them too.</p>"
+            "<table><tr><th>table</th><th>round</th><th>dealer entered</th>"
+            "<th>CCTV shows</th><th>by</th><th>when</th><th>hold</th><th>bets changed</th>"
+            "<th>payouts</th><th>note</th></tr>"
             f"{rows}</table>")
 
 

@@ -7,7 +7,9 @@ has passed must be paid now: the report says so instead of a negative time left.
 
 A hold ends when the surveillance room resolves it (VerificationResolved): UPHELD, the
 dealer's result stands; CORRECTED, the round was settled on a wrong result, so its payouts
-were wrong. Corrections are listed for finance; re-settling them is not done here.
+were wrong. The table service re-settles such a round (SettlementCorrected): the report lists
+what the correction changed in money, for finance. The table service also records the hold of
+each round's winning payouts (PayoutsHeld): the amount held is shown with the round.
 """
 from __future__ import annotations
 
@@ -17,10 +19,14 @@ from typing import Any, Sequence
 
 import duckdb
 
+from contracts.money import format_money
+
 QUERY = """
-SELECT table_id, round_id, kind, dealer_result, read_result, reason, detail, confidence,
-       declared_at, hold_deadline, evidence_sha256, check_id
-FROM round_checks WHERE status = 'verification' ORDER BY hold_deadline, round_id
+SELECT c.table_id, c.round_id, c.kind, c.dealer_result, c.read_result, c.reason, c.detail,
+       c.confidence, c.declared_at, c.hold_deadline, c.evidence_sha256, c.check_id,
+       h.held, h.currency, h.release
+FROM round_checks c LEFT JOIN payout_holds h ON h.check_id = c.check_id
+WHERE c.status = 'verification' ORDER BY c.hold_deadline, c.round_id
 """
 
 
@@ -38,6 +44,9 @@ class Hold:
     hold_deadline: datetime
     evidence_sha256: str
     check_id: str             # the round's correlation id: what `casino surveillance resolve` takes
+    held: int | None = None       # winning payouts held by the table service, minor units
+    currency: str | None = None
+    release: str | None = None    # EXPIRED once the table service paid them at 30 minutes
 
     def seconds_left(self, now: datetime) -> int:
         return max(0, int((self.hold_deadline - now).total_seconds()))
@@ -63,13 +72,29 @@ class Correction:
     resolved_at: datetime
     within_hold: bool
     note: str
+    paid_delta: int | None = None  # what the re-settlement changed; None: not re-settled
+    currency: str | None = None
+    bets_changed: int = 0
+
+    def money(self) -> str:
+        """What the correction means for the cage, in words."""
+        if self.paid_delta is None:
+            return "not re-settled (no table service runs this table)"
+        if self.paid_delta == 0:
+            return "no payout changes"
+        amount = format_money(abs(self.paid_delta), self.currency or "")
+        return (f"players owed {amount} more" if self.paid_delta > 0
+                else f"players were paid {amount} too much")
 
 
 CORRECTIONS = """
-SELECT table_id, round_id, dealer_result, resolved_result, resolved_by, resolved_at,
-       within_hold, resolution_note
-FROM round_checks WHERE status = 'resolved' AND outcome = 'CORRECTED'
-ORDER BY resolved_at DESC, round_id
+SELECT c.table_id, c.round_id, c.dealer_result, c.resolved_result, c.resolved_by,
+       c.resolved_at, c.within_hold, c.resolution_note, r.paid_delta, t.currency,
+       (SELECT count(*) FROM settlement_corrections s WHERE s.round_id = c.round_id)
+FROM round_checks c LEFT JOIN rounds r ON r.round_id = c.round_id
+     LEFT JOIN tables t ON t.table_id = c.table_id
+WHERE c.status = 'resolved' AND c.outcome = 'CORRECTED'
+ORDER BY c.resolved_at DESC, c.round_id
 """
 
 
@@ -92,6 +117,8 @@ def check_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 
 
 def time_left(hold: Hold, now: datetime) -> str:
+    if hold.release == "EXPIRED":
+        return "30 min passed: released"
     if hold.expired(now):
         return "30 min passed: pay now"
     left = hold.seconds_left(now)
@@ -108,12 +135,14 @@ def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None
              f"{counts.get('corrected', 0)} corrected",
              "Winning payouts of a round under verification may be held at most 30 minutes "
              "(seed 002 §1.3; seed 004 RG §6).", ""]
-    head = f"{'table':<9}{'round':<14}{'dealer':>7}{'camera':>13}  {'why':<15}{'left':<24}{'evidence':<14}check id"
+    head = (f"{'table':<9}{'round':<14}{'dealer':>7}{'camera':>13}  {'why':<15}{'held':>18}  "
+            f"{'left':<26}{'evidence':<14}check id")
     lines.append(head)
     for h in holds:
+        held = format_money(h.held, h.currency or "") if h.held is not None else "—"
         lines.append(f"{h.table_id:<9}{h.round_id:<14}{h.dealer_result:>7}"
-                     f"{h.camera_read or 'no decision':>13}  {h.reason:<15}"
-                     f"{time_left(h, now):<24}{h.evidence_sha256[:12]}  {h.check_id}")
+                     f"{h.camera_read or 'no decision':>13}  {h.reason:<15}{held:>18}  "
+                     f"{time_left(h, now):<26}{h.evidence_sha256[:12]}  {h.check_id}")
     if not holds:
         lines.append("(no round is under verification)")
     return "\n".join(lines + render_corrections(corrections))
@@ -122,11 +151,13 @@ def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None
 def render_corrections(corrections: Sequence[Correction]) -> list[str]:
     if not corrections:
         return []
-    lines = ["", "Corrected by surveillance: these rounds were settled on the dealer's result, "
-                 "so their payouts were wrong (re-settlement is not done by the platform).",
-             f"{'table':<9}{'round':<14}{'dealer':>7}{'CCTV':>7}  {'by':<12}{'when':<27}hold"]
+    lines = ["", "Corrected by surveillance: these rounds were settled on the dealer's result; "
+                 "the table service re-settled them on the CCTV result.",
+             f"{'table':<9}{'round':<14}{'dealer':>7}{'CCTV':>7}  {'by':<12}{'when':<27}"
+             f"{'hold':<15}{'bets':>5}  payouts"]
     for c in corrections:
         lines.append(f"{c.table_id:<9}{c.round_id:<14}{c.dealer_result:>7}{c.cctv_result:>7}  "
                      f"{c.resolved_by:<12}{c.resolved_at.isoformat(timespec='seconds'):<27}"
-                     f"{'within 30 min' if c.within_hold else 'after 30 min'}")
+                     f"{'within 30 min' if c.within_hold else 'after 30 min':<15}"
+                     f"{c.bets_changed:>5}  {c.money()}")
     return lines

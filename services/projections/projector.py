@@ -10,6 +10,7 @@ import duckdb
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
+from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
     BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
     RoundSettled, SpinResulted, TableClosed, TableOpened,
@@ -65,7 +66,8 @@ class ProjectionBatch:
         _many(self.con, "INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, "
                         "selection, stake, currency, placed_at) VALUES {}", self.bets_placed)
         _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
-                        "rule = v.rule, settled_at = v.settled_at FROM (VALUES {}) "
+                        "rule = v.rule, settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
+                        "FROM (VALUES {}) "
                         "AS v(bet_id, paid, net, outcome, rule, settled_at) "
                         "WHERE bets.bet_id = v.bet_id", list(self.bets_settled.values()))
         _many(self.con, "INSERT OR REPLACE INTO positions VALUES {}",
@@ -174,6 +176,50 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
     p = e.payload
     con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
                 [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])
+
+
+# ----- payout holds and corrections (table service) ------------------------------------------
+
+@project.register
+def _(e: PayoutsHeld, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
+                      "held_bets, held, currency, held_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      [p.round_id, e.aggregate_id, p.check_id, p.reason, len(p.bet_ids),
+                       p.held.amount, p.held.currency, e.occurred_at, p.deadline])
+
+
+@project.register
+def _(e: PayoutsReleased, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("UPDATE payout_holds SET released_at = ?, release = ?, released = ?, "
+                      "within_hold = ?, released_by = ? WHERE round_id = ?",
+                      [e.occurred_at, p.outcome, p.released.amount, p.within_hold,
+                       p.released_by, p.round_id])
+
+
+@project.register
+def _(e: SettlementCorrected, batch: ProjectionBatch) -> None:
+    """The round's totals and each changed bet take the corrected amounts; the corrections
+    are kept bet by bet for finance, with what had been paid."""
+    p = e.payload
+    batch.con.execute("UPDATE rounds SET corrected_pocket = ?, paid = paid + ?, "
+                      "house_win = house_win + ?, paid_delta = ? WHERE round_id = ?",
+                      [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta, p.round_id])
+    for c in p.corrections:
+        batch.con.execute("INSERT OR IGNORE INTO settlement_corrections VALUES "
+                          "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [p.round_id, c.bet_id, e.aggregate_id, c.seat, c.player_id, c.kind,
+                           c.stake.amount, c.paid_before.amount, c.paid_after.amount,
+                           c.outcome_before, c.outcome_after, c.rule, c.decided_in,
+                           p.corrected_by, e.occurred_at])
+        # Through the same buffer as BetSettled, so the later of the two reaches the row. The
+        # bet keeps its settlement time (None here: the row's own), so a correction made the
+        # next day does not move the bet into that day's report.
+        earlier = batch.bets_settled.get(c.bet_id)
+        batch.bets_settled[c.bet_id] = [c.bet_id, c.paid_after.amount,
+                                        c.paid_after.amount - c.stake.amount, c.outcome_after,
+                                        c.rule, earlier[5] if earlier else None]
 
 
 # ----- CCTV round checks (floor.vision.checks) ------------------------------------------------

@@ -48,6 +48,20 @@ ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolved_by VARCHAR;
 ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolved_at TIMESTAMPTZ;
 ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS within_hold BOOLEAN;
 ALTER TABLE round_checks ADD COLUMN IF NOT EXISTS resolution_note VARCHAR;
+-- Payout holds and corrections of the table service (PayoutsHeld, PayoutsReleased,
+-- SettlementCorrected); a corrected round keeps the dealer's pocket and gains the CCTV one.
+CREATE TABLE IF NOT EXISTS payout_holds (
+    round_id VARCHAR PRIMARY KEY, table_id VARCHAR, check_id VARCHAR, reason VARCHAR,
+    held_bets INTEGER, held BIGINT, currency VARCHAR, held_at TIMESTAMPTZ,
+    deadline TIMESTAMPTZ, released_at TIMESTAMPTZ, release VARCHAR, released BIGINT,
+    within_hold BOOLEAN, released_by VARCHAR);
+CREATE TABLE IF NOT EXISTS settlement_corrections (
+    round_id VARCHAR, bet_id VARCHAR, table_id VARCHAR, seat INTEGER, player_id VARCHAR,
+    kind VARCHAR, stake BIGINT, paid_before BIGINT, paid_after BIGINT, outcome_before VARCHAR,
+    outcome_after VARCHAR, rule VARCHAR, decided_in VARCHAR, corrected_by VARCHAR,
+    corrected_at TIMESTAMPTZ, PRIMARY KEY (round_id, bet_id));
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS corrected_pocket VARCHAR;
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS paid_delta BIGINT;
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

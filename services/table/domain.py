@@ -4,41 +4,39 @@ Life of a round (pase, seed 002 §1.1 q): RoundOpened → BetPlaced… → BetsC
 apuestas») → SpinResulted → BetSettled… → RoundSettled. Every command either becomes events
 or a rejection event that says why (BetRejected for bets, CommandRejected for the rest), so
 the audit trail shows refused actions too.
+
+Payout holds (seed 002 §1.3; seed 004 RG §6) come from the vision service's round checks:
+VerificationRequested → PayoutsHeld; VerificationResolved → SettlementCorrected (when the
+result was wrong) and PayoutsReleased; a hold still open at its deadline → PayoutsReleased
+(EXPIRED). The table keeps playing meanwhile.
 """
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import singledispatchmethod
 
 from contracts.envelope import Command, Event
 from contracts.money import Money
+from contracts.payouts import (
+    PayoutsHeld, PayoutsHeldData, PayoutsReleased, PayoutsReleasedData, ReleaseOutcome,
+    SettlementCorrected, SettlementCorrectedData,
+)
 from contracts.table import (
     BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled, BetSettledData,
     BetsClosed, BetsClosedData, CloseBets, CloseTable, CommandRejected, CommandRejectedData,
     OpenRound, OpenTable, PlaceBet, RecordSpin, RoundOpened, RoundOpenedData, RoundSettled,
     RoundSettledData, SpinResulted, SpinResultedData, TableClosed, TableOpened, TableOpenedData,
 )
+from contracts.vision import VerificationRequested, VerificationResolved
 from services.runtime.aggregate import Aggregate
-from services.table import settlement
+from services.table import corrections, settlement
 from services.table.policy import LATE_BET_RULE, LIMIT_RULE
+from services.table.rounds import Round, RoundState
 
-
-class RoundState(enum.Enum):
-    BETTING = "betting"
-    CLOSED = "closed"      # «no más apuestas»
-    SPUN = "spun"          # result recorded, settlement in progress
-    SETTLED = "settled"
-
-
-@dataclass
-class Round:
-    round_id: str
-    number: int
-    state: RoundState = RoundState.BETTING
-    bets: dict[str, BetPlacedData] = field(default_factory=dict)
-    pocket: str | None = None
-    settled: dict[str, BetSettledData] = field(default_factory=dict)
+# Rounds remembered for holds and corrections; a round whose verification is still open is kept
+# longer (up to HELD_ROUNDS), since the surveillance room may decide after the 30 minutes.
+KEEP_ROUNDS = 100
+HELD_ROUNDS = 2000
 
 
 class TableSession(Aggregate):
@@ -49,6 +47,7 @@ class TableSession(Aggregate):
         self.config: TableOpenedData | None = None
         self.closed = False
         self.round: Round | None = None
+        self.rounds: dict[str, Round] = {}  # the recent ones, oldest first, for holds
         self.rounds_played = 0
         # Even-chance stakes «en prisión» (seed 000 §4.1.4.2 item 11), by bet id: the next
         # spin decides them.
@@ -172,6 +171,72 @@ class TableSession(Aggregate):
             bet_count=len(rnd.settled), wagered=Money(amount=wagered, currency=cfg.currency),
             paid=Money(amount=paid, currency=cfg.currency), house_win=wagered - paid), command)
 
+    # ===== payout holds (seed 002 §1.3; seed 004 RG §6) ======================================
+    def hold_payouts(self, request: VerificationRequested) -> list[Event]:
+        """Hold the winning payouts of a round the surveillance room must check."""
+        rnd = self.rounds.get(request.payload.round_id)
+        if rnd is None or not rnd.is_settled or rnd.hold is not None or self.has_handled(request):
+            return []
+        winners, p = rnd.winners(), request.payload
+        self.trigger(PayoutsHeld, PayoutsHeldData(
+            round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
+            bet_ids=tuple(winners), held=self._money(sum(winners.values())),
+            deadline=p.hold_deadline), request)
+        return self.collect()
+
+    def resolve(self, resolution: VerificationResolved) -> list[Event]:
+        """Surveillance decided: re-settle if the result was wrong, then release the hold."""
+        p = resolution.payload
+        rnd = self.rounds.get(p.round_id)
+        if rnd is None or rnd.resolved or self.has_handled(resolution):
+            return []
+        if p.outcome == "CORRECTED" and p.result != rnd.pocket and self._on_wheel(p.result):
+            self._correct(rnd, resolution)
+        if rnd.hold is not None and rnd.hold_open:
+            self._release(rnd, p.outcome, resolution, p.resolved_by,
+                          within=p.resolved_at <= rnd.hold.payload.deadline)
+        return self.collect()
+
+    def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> list[Event]:
+        """Release the holds whose 30 minutes end by `now + margin`: a payout may be held
+        «por un lapso … que no podrá exceder de 30 minutos», decided or not."""
+        for rnd in self.rounds.values():
+            if rnd.hold is not None and rnd.hold_open and rnd.hold.payload.deadline <= now + margin:
+                self._release(rnd, "EXPIRED", rnd.hold, self.PRODUCER,
+                              within=now <= rnd.hold.payload.deadline, at=now)
+        return self.collect()
+
+    def _correct(self, rnd: Round, resolution: VerificationResolved) -> None:
+        cfg, p = self.config, resolution.payload
+        assert cfg is not None and rnd.pocket is not None
+        fixes = corrections.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
+                                    p.result)
+        delta = sum(f.paid_after.amount - f.paid_before.amount for f in fixes)
+        self.trigger(SettlementCorrected, SettlementCorrectedData(
+            round_id=rnd.round_id, check_id=resolution.aggregate_id, pocket_before=rnd.pocket,
+            pocket_after=p.result, corrections=tuple(fixes), currency=cfg.currency,
+            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note),
+            resolution)
+
+    def _release(self, rnd: Round, outcome: ReleaseOutcome, cause: Event, by: str, *,
+                 within: bool, at: datetime | None = None) -> None:
+        assert rnd.hold is not None
+        winners = rnd.winners()
+        self.trigger(PayoutsReleased, PayoutsReleasedData(
+            round_id=rnd.round_id, check_id=rnd.hold.payload.check_id, outcome=outcome,
+            bet_ids=tuple(winners), released=self._money(sum(winners.values())),
+            within_hold=within, released_by=by), cause, occurred_at=at)
+
+    def _on_wheel(self, result: str) -> bool:
+        """A pocket of this table's wheel (a dice result or 00 on a single-zero wheel is not)."""
+        assert self.config is not None
+        return result.isdigit() and int(result) <= 36 and (
+            result != "00" or self.config.wheel == "american")
+
+    def _money(self, amount: int) -> Money:
+        assert self.config is not None
+        return Money(amount=amount, currency=self.config.currency)
+
     @_decide.register
     def _close_table(self, command: CloseTable) -> None:
         if self.round is not None and self.round.state not in (RoundState.SETTLED,):
@@ -200,6 +265,17 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: RoundOpened) -> None:
         self.round = Round(event.payload.round_id, event.payload.round_number)
+        self.rounds[self.round.round_id] = self.round
+        self._forget_old_rounds()
+
+    def _forget_old_rounds(self) -> None:
+        """Keep the last KEEP_ROUNDS rounds, and held rounds not yet resolved a while longer."""
+        latest = self.round.number if self.round else 0
+        for round_id, rnd in list(self.rounds.items()):
+            age = latest - rnd.number
+            waiting = rnd.hold is not None and not rnd.resolved
+            if age >= HELD_ROUNDS or (age >= KEEP_ROUNDS and not waiting):
+                del self.rounds[round_id]
 
     @mutate.register
     def _(self, event: BetPlaced) -> None:
@@ -218,6 +294,8 @@ class TableSession(Aggregate):
     def _(self, event: BetSettled) -> None:
         p = event.payload
         self.round.settled[p.bet_id] = p
+        if p.imprisoned_from is not None:
+            self.round.jailed[p.bet_id] = self.prisoners[p.bet_id]
         if p.outcome == "prison":
             self.prisoners[p.bet_id] = self.round.bets[p.bet_id]
         else:
@@ -231,3 +309,26 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: TableClosed) -> None:
         self.closed = True
+
+    @mutate.register
+    def _(self, event: PayoutsHeld) -> None:
+        rnd = self.rounds[event.payload.round_id]
+        rnd.hold, rnd.hold_open = event, True
+
+    @mutate.register
+    def _(self, event: PayoutsReleased) -> None:
+        rnd = self.rounds[event.payload.round_id]
+        rnd.hold_open = False
+        rnd.resolved = rnd.resolved or event.payload.outcome != "EXPIRED"
+
+    @mutate.register
+    def _(self, event: SettlementCorrected) -> None:
+        p = event.payload
+        rnd = self.rounds[p.round_id]
+        rnd.pocket, rnd.resolved = p.pocket_after, True
+        for fix in p.corrections:
+            rnd.corrections[fix.bet_id] = fix
+            if fix.outcome_after == "prison" and fix.decided_in is None:
+                self.prisoners[fix.bet_id] = rnd.bets[fix.bet_id]  # the next spin decides it
+            elif fix.outcome_before == "prison":
+                self.prisoners.pop(fix.bet_id, None)

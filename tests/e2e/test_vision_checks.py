@@ -14,7 +14,9 @@ import pytest
 
 import contracts
 from contracts.envelope import Actor
-from contracts.topics import VISION_CHECKS_TOPIC
+from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
+from contracts.table import RoundSettled
+from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from contracts.vision import (
     ResolutionRefused, ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultRead,
     VerificationRequested, VerificationResolved,
@@ -59,7 +61,8 @@ def checked(floor, tmp_path_factory):
 
     asyncio.run(play())
     events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, VISION_CHECKS_TOPIC.name)]
-    return events, cameras, db, evidence
+    table_log = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    return events, cameras, db, evidence, table_log
 
 
 RESOLVED = "SELECT check_id, outcome, resolved_result, resolved_by FROM round_checks " \
@@ -92,7 +95,9 @@ async def surveillance_resolves(floor, db: Path) -> None:
                    and query(db, "SELECT count(*) FROM rejections WHERE code = "
                                  "'RESOLUTION_REFUSED'") == [(1,)]
                    and query(db, "SELECT count(*) FROM dead_letters WHERE source_topic = "
-                                 "'floor.vision.commands'") == [(2,)], 60, "resolutions projected")
+                                 "'floor.vision.commands'") == [(2,)]
+                   and query(db, "SELECT count(*) FROM payout_holds WHERE release IN "
+                                 "('UPHELD', 'CORRECTED')") == [(2,)], 60, "resolutions projected")
 
 
 async def casino(*args: str) -> None:
@@ -105,13 +110,13 @@ async def casino(*args: str) -> None:
 
 
 def test_every_round_is_decided_once(checked):
-    events, cameras, _db, _ev = checked
+    events, cameras, _db, _ev, _log = checked
     outcomes = [e for e in events if isinstance(e, (ResultConfirmed, VerificationRequested))]
     assert sorted(e.aggregate_id for e in outcomes) == sorted(cameras.truth)
 
 
 def test_the_reader_sees_what_the_frame_shows_and_never_guesses(checked):
-    events, cameras, _db, _ev = checked
+    events, cameras, _db, _ev, _log = checked
     reads = [e for e in events if isinstance(e, ResultRead)]
     assert len(reads) == TABLES * ROUNDS
     for e in reads:
@@ -125,7 +130,7 @@ def test_the_reader_sees_what_the_frame_shows_and_never_guesses(checked):
 
 
 def test_confirmations_agree_and_verifications_say_why_with_a_30_minute_hold(checked):
-    events, _cameras, _db, _ev = checked
+    events, _cameras, _db, _ev, _log = checked
     confirmed = [e.payload for e in events if isinstance(e, ResultConfirmed)]
     requested = [e for e in events if isinstance(e, VerificationRequested)]
     assert confirmed and requested
@@ -140,14 +145,14 @@ def test_confirmations_agree_and_verifications_say_why_with_a_30_minute_hold(che
 
 
 def test_hold_deadline_is_thirty_minutes_after_the_dealer_declared(checked):
-    events, _cameras, db, _ev = checked
+    events, _cameras, db, _ev, _log = checked
     rows = query(db, "SELECT hold_deadline - declared_at FROM round_checks "
                      "WHERE status IN ('verification', 'resolved')")
     assert rows and all(r[0] == timedelta(minutes=30) for r in rows)
 
 
 def test_evidence_is_the_exact_frame_and_its_hash_proves_it(checked):
-    events, _cameras, _db, evidence = checked
+    events, _cameras, _db, evidence, _log = checked
     for e in (e for e in events if isinstance(e, ResultRead)):
         sha = e.payload.evidence_sha256
         stored = Path(e.payload.evidence_uri)
@@ -157,7 +162,7 @@ def test_evidence_is_the_exact_frame_and_its_hash_proves_it(checked):
 
 
 def test_surveillance_upholds_and_corrects_and_the_holds_close(checked):
-    events, _cameras, db, _ev = checked
+    events, _cameras, db, _ev, _log = checked
     resolved = {e.aggregate_id: e for e in events if isinstance(e, VerificationResolved)}
     assert sorted(e.payload.outcome for e in resolved.values()) == ["CORRECTED", "UPHELD"]
     for e in resolved.values():
@@ -179,9 +184,34 @@ def test_surveillance_upholds_and_corrects_and_the_holds_close(checked):
 
 
 def test_a_camera_confirmed_round_is_refused_once_and_an_unknown_one_dead_lettered(checked):
-    events, _cameras, db, _ev = checked
+    events, _cameras, db, _ev, _log = checked
     [refused] = [e for e in events if isinstance(e, ResolutionRefused)]
     assert refused.payload.field == "target_id" and "confirmed by camera" in refused.payload.reason
     [(code, reason)] = set(query(db, "SELECT code, reason FROM dead_letters "
                                      "WHERE source_topic = 'floor.vision.commands'"))
     assert code == "unknown_aggregate" and "no-such-round" in reason
+
+
+def test_the_table_service_holds_winning_payouts_and_resettles_the_corrected_round(checked):
+    events, _cameras, db, _ev, table_log = checked
+    requested = {e.payload.round_id: e for e in events if isinstance(e, VerificationRequested)}
+    held = {e.payload.round_id: e.payload for e in table_log if isinstance(e, PayoutsHeld)}
+    assert held.keys() == requested.keys()
+    settled = {e.payload.round_id: e.payload for e in table_log if isinstance(e, RoundSettled)}
+    for round_id, h in held.items():
+        assert h.deadline == requested[round_id].payload.hold_deadline
+        assert h.check_id == requested[round_id].aggregate_id
+        assert h.held.amount <= settled[round_id].paid.amount
+    resolved = {e.payload.round_id: e.payload for e in events if isinstance(e, VerificationResolved)}
+    released = {e.payload.round_id: e.payload for e in table_log if isinstance(e, PayoutsReleased)}
+    assert {r: p.outcome for r, p in resolved.items()} == {
+        r: p.outcome for r, p in released.items() if p.outcome != "EXPIRED"}
+    [fixed] = [e.payload for e in table_log if isinstance(e, SettlementCorrected)]
+    corrected = resolved[fixed.round_id]
+    assert (fixed.pocket_before, fixed.pocket_after) == (corrected.dealer_result, corrected.result)
+    assert fixed.paid_delta == sum(c.paid_after.amount - c.paid_before.amount
+                                   for c in fixed.corrections)
+    [(pocket, paid)] = query(db, "SELECT corrected_pocket, paid FROM rounds WHERE round_id = "
+                                 f"'{fixed.round_id}'")
+    assert pocket == corrected.result
+    assert paid == settled[fixed.round_id].paid.amount + fixed.paid_delta

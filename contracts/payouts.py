@@ -1,0 +1,119 @@
+"""Payout holds and settlement corrections of a table (aggregate: table, on floor.table.events).
+
+Payout hold (seed 002 §1.3; seed 004 RG §6): the casino may withhold the payment of a round's
+winning bets («reteniendo el pago de las apuestas ganadoras») while it checks the result on
+CCTV, «que no podrá exceder de 30 minutos», without stopping the table. The table service
+holds a round's winning payouts when the vision service asks for a verification
+(VerificationRequested), and releases them when the surveillance room resolves it or when the
+30 minutes are up, whichever comes first.
+
+When surveillance corrects the dealer's result, the round was settled on the wrong pocket.
+Events are never changed: SettlementCorrected records, bet by bet, what was paid, what should
+have been paid under the corrected pocket and the rule behind the new amount.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import AwareDatetime, Field
+
+from contracts.envelope import Id, message_type
+from contracts.money import Currency, Money
+from contracts.table import BetKind, BetOutcome, Pocket, Seat, TableEvent, _Data
+
+HOLD_RULE = "seed 002 §1.3; seed 004 RG §6"
+ReleaseOutcome = Literal["UPHELD", "CORRECTED", "EXPIRED"]
+
+
+class PayoutsHeldData(_Data):
+    round_id: Id
+    check_id: Id = Field(description="The round check under verification (the round's "
+                                     "correlation id, what `casino surveillance resolve` takes)")
+    reason: str = Field(description="Why surveillance must look: MISMATCH, LOW_CONFIDENCE, "
+                                    "NO_DECISION")
+    bet_ids: tuple[Id, ...] = Field(description="The winning bets whose payment is held")
+    held: Money = Field(description="What those bets are owed (stake back + winnings)")
+    deadline: AwareDatetime = Field(description="The payouts must be released by then")
+    rule: str = HOLD_RULE
+
+
+class PayoutsReleasedData(_Data):
+    round_id: Id
+    check_id: Id
+    outcome: ReleaseOutcome = Field(description="UPHELD or CORRECTED by surveillance; EXPIRED "
+                                                "when the 30 minutes ran out first")
+    bet_ids: tuple[Id, ...] = Field(description="The bets to pay now")
+    released: Money = Field(description="What to pay now; after a correction, the corrected "
+                                        "amounts of the round's winners")
+    within_hold: bool = Field(description="Released by the hold deadline")
+    released_by: Id = Field(description="The surveillance officer, or the table service "
+                                        "when the hold expired")
+    rule: str = HOLD_RULE
+
+
+class BetCorrectionData(_Data):
+    """One bet whose payout changes under the corrected result."""
+
+    bet_id: Id
+    seat: Seat
+    player_id: Id
+    kind: BetKind
+    stake: Money
+    paid_before: Money = Field(description="What the wrong settlement paid (for a stake «en "
+                                           "prisión», what its later decision paid; 0 while "
+                                           "still in prison)")
+    paid_after: Money = Field(description="What the corrected result pays")
+    outcome_before: BetOutcome
+    outcome_after: BetOutcome
+    rule: str = Field(description="The seed and section that produce the corrected payout")
+    rule_note: str = ""
+    decided_in: Id | None = Field(
+        default=None, description="When the corrected result puts or keeps a stake «en prisión» "
+                                  "(seed 000 §4.1.4.2 item 11): the round whose spin decided it, "
+                                  "if it has been spun; None while it waits for the next spin")
+
+
+class SettlementCorrectedData(_Data):
+    round_id: Id
+    check_id: Id
+    pocket_before: Pocket = Field(description="The pocket the dealer entered")
+    pocket_after: Pocket = Field(description="The pocket surveillance saw on CCTV")
+    corrections: tuple[BetCorrectionData, ...]
+    currency: Currency
+    paid_delta: int = Field(description="Sum of paid_after - paid_before, minor units: "
+                                        "positive, the players are owed more; negative, the "
+                                        "house paid too much")
+    house_win_delta: int = Field(description="-paid_delta: the change to the round's house win")
+    corrected_by: Id = Field(description="The surveillance officer who corrected the result")
+    note: str = ""
+    rule: str = HOLD_RULE
+
+
+@message_type
+class PayoutsHeld(TableEvent):
+    """The round's winning payouts are held while surveillance checks the result on CCTV."""
+
+    event_type: Literal["PayoutsHeld"] = "PayoutsHeld"
+    schema_version: Literal[1] = 1
+    payload: PayoutsHeldData
+
+
+@message_type
+class PayoutsReleased(TableEvent):
+    """The hold is over: pay the listed bets now."""
+
+    event_type: Literal["PayoutsReleased"] = "PayoutsReleased"
+    schema_version: Literal[1] = 1
+    payload: PayoutsReleasedData
+
+
+@message_type
+class SettlementCorrected(TableEvent):
+    """The round was settled on a wrong result; these are the bets whose payouts change."""
+
+    event_type: Literal["SettlementCorrected"] = "SettlementCorrected"
+    schema_version: Literal[1] = 1
+    payload: SettlementCorrectedData
+
+
+PAYOUT_EVENTS = (PayoutsHeld, PayoutsReleased, SettlementCorrected)
