@@ -231,3 +231,25 @@ def test_a_die_joined_to_a_shadow_or_glare_is_read(seed, index, values):
     assert label["values"] == values
     r = _read(img, label)
     assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+
+
+@pytest.mark.parametrize("seed, index, values", [(7404, 1372, [1, 4]), (7404, 1696, [1, 2])])
+def test_a_chip_piece_shaped_like_dice_on_dice_far_from_two_flat_dice_is_ignored(
+        seed, index, values):
+    # Tuning frames refused as `overlap`: a blue chip with its shadow on blue felt, and a
+    # chip's piece in a lamp's glare, made compact blobs of 1.6-2.1 dice far from both flat
+    # dice. One die on the other cannot be 2 dice away from both (reader.STRAY_GAP).
+    img, label = D.render(D.SetSpec("dice", 2000, seed, nz.NUISANCES, 0.2), index)
+    assert label["values"] == values
+    r = _read(img, label)
+    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    assert ("cluster", ) in {(k,) for k, _ in r.detail["blobs"]}  # the blob is still seen
+
+
+def test_dice_on_dice_are_refused_even_beside_a_flat_looking_die():
+    # The stray-cluster rule needs two flat dice apart from the cluster; an overlap scene has
+    # at most one (3000 rendered overlap scenes, seeds 8700-8705: none decided).
+    for i in range(40):
+        rng = np.random.default_rng([8799, i])
+        img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "overlap")
+        assert _read(img, label).no_decision

@@ -48,6 +48,9 @@ DARK_PIP_MAX_EMPTY = 0.5
 # 1587), a yellow 3 whose centre pip was half hidden read as a 2 and refused (7606 frame 445,
 # and seed 123 frame 1322): now 0.39, 0.65 and 0.68.
 DARK_PIP_OFFSET = 0.15
+# A cluster-shaped blob this far (dice, centre to centre) from both of two flat dice is not dice
+# on dice: one die on the other is within about 1.5 dice of it.
+STRAY_GAP = 2.0
 
 
 def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
@@ -62,11 +65,11 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     near = [(b, k) for b, k in kinds if k == "die" or
             (k != "other" and _inside(b, calibration))]
     detail = {"blobs": [(k, [round(v, 1) for v in b.centre_mm]) for b, k in near]}
-    if any(k == "cluster" for _, k in near):
+    dice = [b for b, k in near if k == "die"]
+    if any(k == "cluster" and not _stray_cluster(b, dice, die_mm) for b, k in near):
         return no_decision("dice", "overlap", **detail)
     if any(k == "cocked" for _, k in near):
         return no_decision("dice", "cocked", **detail)
-    dice = [b for b, k in near if k == "die"]
     if any(looks_leaning(image, b, die_mm, to_mm) for b in dice):
         return no_decision("dice", "cocked", **detail)
     outside = [b for b in dice if not _inside(b, calibration)]
@@ -83,6 +86,16 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     values = sorted(int(v) for v, _ in faces)  # type: ignore[arg-type]
     return Reading("dice", values=(values[0], values[1]), confidence=min(1.0, confidence),
                    detail=detail)
+
+
+def _stray_cluster(blob: Blob, dice: list[Blob], die_mm: float) -> bool:
+    """A cluster-shaped blob that cannot be the dice on each other: both dice lie flat and
+    apart elsewhere. Its shape comes from something else (a chip's piece with its shadow).
+    Parts cut apart because they touch (`touching`) are never stray: they may be a die."""
+    if blob.touching or len(dice) != 2:
+        return False
+    return all(np.hypot(*np.subtract(blob.centre_mm, d.centre_mm)) > STRAY_GAP * die_mm
+               for d in dice)
 
 
 def _inside(blob: Blob, calibration: DiceCalibration, margin: float = 0.0) -> bool:
