@@ -246,6 +246,23 @@ def test_a_chip_piece_shaped_like_dice_on_dice_far_from_two_flat_dice_is_ignored
     assert ("cluster", ) in {(k,) for k, _ in r.detail["blobs"]}  # the blob is still seen
 
 
+@pytest.mark.parametrize("seed, index, values", [
+    (7202, 79, [1, 4]), (7606, 1054, [1, 2]),  # a halo crossed by the printed line
+    (7505, 1819, [1, 5]),                       # a halo joining the die to the outline
+    (7404, 261, [1, 5]), (7505, 1526, [2, 3]), (7707, 613, [1, 2]),  # ... to a chip
+    (7707, 1666, [2, 5]),  # two dice in glare: a later cut frees both (not the neck's cut)
+])
+def test_a_die_joined_by_a_soft_neck_to_a_chip_or_the_line_is_read(seed, index, values):
+    # Tuning frames read `single_die`: the die in glare or a shadow's edge was cut free, but
+    # the rest (a chip, the printed line) is sharp and thick; it touches the die only through
+    # a soft neck (neck.py). In seed 7202 frame 79 a chip's middle also cuts free as a "die";
+    # its rest, the chip's rim, is a sharp neck and it stays a chip.
+    img, label = D.render(D.SetSpec("dice", 2000, seed, nz.NUISANCES, 0.2), index)
+    assert label["values"] == values
+    r = _read(img, label)
+    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+
+
 def test_dice_on_dice_are_refused_even_beside_a_flat_looking_die():
     # The stray-cluster rule needs two flat dice apart from the cluster; an overlap scene has
     # at most one (3000 rendered overlap scenes, seeds 8700-8705: none decided).

@@ -13,7 +13,8 @@ or zoomed camera segments the same. The work is done at half resolution (a die i
    the printed line, the stick or its own shadow is cut free (an opening with a disc narrower
    than a die, a higher threshold, or a grey top-hat over what is wider or longer than dice
    can be), but only when everything cut away is thin, the stick or soft-edged: a thick
-   sharp-edged remainder is another die or a chip, and the blob stays what it was.
+   sharp-edged remainder is another die or a chip, and the blob stays what it was — unless it
+   touches the die only through a soft neck of glare or shadow (neck.py), tried last.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import DiceCalibration
+from services.vision.dice.neck import soft_neck
 
 DIFF_THRESHOLD = 24.0  # felt difference (SCALE units) that counts as "object"
 SCALE = 40.0           # felt difference of a colour one felt-chroma away from the felt
@@ -304,6 +306,7 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
         # remove (tuning seed 7101, frame 1512: halo 116, die 150-220).
         cuts += (lambda: _higher_level(frame, parent, (x0, y0), HALO_SHARE),)
     leaning: list[tuple[Blob, np.ndarray]] = []  # leaning-die shapes seen so far
+    tried = []
     for cut in cuts:  # each computed only when the ones before cut nothing free
         parts, cocked = _die_parts(frame, cut(), (x0, y0))
         leaning += cocked
@@ -313,6 +316,15 @@ def _second_look(frame: _Frame, contour: np.ndarray) -> list[Blob]:
                for part in parts for shape in leaning):
             return []
         if parts and _rest_is_harmless(frame, parent, parts, (x0, y0)):
+            return _mark_touching(frame, parts, parent.shape)
+        tried += [parts] if parts else []
+    # No cut left a harmless rest: one whose rest is joined to the dice only by a soft neck
+    # (neck.py) will do. Only now: an earlier cut's rest may hold a die a later cut frees
+    # (tuning seed 7707 frame 1666: two dice joined by glare).
+    for parts in tried:
+        if not any(_stripped_side(frame, part, shape, (x0, y0))
+                   for part in parts for shape in leaning) and \
+                _rest_is_harmless(frame, parent, parts, (x0, y0), neck=True):
             return _mark_touching(frame, parts, parent.shape)
     return []
 
@@ -416,33 +428,44 @@ def _soft_beside(frame: _Frame, piece: np.ndarray, die: np.ndarray,
 
 
 def _rest_is_harmless(frame: _Frame, parent: np.ndarray, parts: list,
-                      origin: tuple[int, int]) -> bool:
+                      origin: tuple[int, int], neck: bool = False) -> bool:
     """Is everything the cut removed a line, the stick or a shadow fringe (thin, touching the
     die briefly) or a glare halo (soft-edged)? A sharp-edged remainder that is thick is part of
-    another die or a chip; one lying along a die's edge may be a leaning die's side face."""
+    another die or a chip; one lying along a die's edge may be a leaning die's side face.
+    With `neck`, a remainder joined to the dice only by a soft neck is harmless too."""
     keep = np.zeros_like(parent)
     cv2.drawContours(keep, [c for _, c in parts], -1, 255, -1)
     near = cv2.dilate(keep, np.ones((5, 5), np.uint8))
     ring = cv2.bitwise_and(cv2.dilate(keep, np.ones((9, 9), np.uint8)), cv2.bitwise_not(near))
     rest = cv2.bitwise_and(parent, cv2.bitwise_not(near))
-    thin = _disc(THIN_DISC * frame.die_px)
     for c in _components(rest):
-        if cv2.contourArea(c) < 0.05 * frame.die_area:
+        if cv2.contourArea(c) < 0.05 * frame.die_area or _harmless_piece(frame, c, ring, origin):
             continue
-        bx, by, bw, bh = cv2.boundingRect(c)
-        inside = _fill(c, (bx, by, bw, bh))
-        contact = cv2.countNonZero(cv2.bitwise_and(inside, ring[by:by + bh, bx:bx + bw])) / 2
-        # A side face is as long as the die; a line or the stick running past it is longer.
-        if contact > 0.5 * frame.die_px and \
-                max(cv2.minAreaRect(c)[1]) < SIDE_FACE_MAX * frame.die_px and \
-                not _soft(frame, c, origin):
+        piece = cv2.bitwise_and(rest, _fill(c, (0, 0, parent.shape[1], parent.shape[0])))
+        if not (neck and soft_neck(frame.grad, frame.diff, frame.die_px, parent, keep, piece,
+                                   origin, SOFT_REST)):
             return False
-        core = cv2.morphologyEx(inside, cv2.MORPH_OPEN, thin)  # without lines and the stick
-        for t in _components(core):
-            if cv2.contourArea(t) >= 0.1 * frame.die_area and \
-                    not _is_stick(frame, t, ring[by:by + bh, bx:bx + bw]) and \
-                    not _soft(frame, t, (origin[0] + bx, origin[1] + by)):
-                return False
+    return True
+
+
+def _harmless_piece(frame: _Frame, c: np.ndarray, ring: np.ndarray,
+                    origin: tuple[int, int]) -> bool:
+    """Is one remainder (outline `c`; `ring`: the band just around the die parts) no side
+    face, and its thick core the stick or soft?"""
+    bx, by, bw, bh = cv2.boundingRect(c)
+    inside = _fill(c, (bx, by, bw, bh))
+    contact = cv2.countNonZero(cv2.bitwise_and(inside, ring[by:by + bh, bx:bx + bw])) / 2
+    # A side face is as long as the die; a line or the stick running past it is longer.
+    if contact > 0.5 * frame.die_px and \
+            max(cv2.minAreaRect(c)[1]) < SIDE_FACE_MAX * frame.die_px and \
+            not _soft(frame, c, origin):
+        return False
+    core = cv2.morphologyEx(inside, cv2.MORPH_OPEN, _disc(THIN_DISC * frame.die_px))
+    for t in _components(core):  # without lines and the stick
+        if cv2.contourArea(t) >= 0.1 * frame.die_area and \
+                not _is_stick(frame, t, ring[by:by + bh, bx:bx + bw]) and \
+                not _soft(frame, t, (origin[0] + bx, origin[1] + by)):
+            return False
     return True
 
 
