@@ -62,16 +62,23 @@ def felt_to_body(image: np.ndarray, blob: Blob, die_mm: float,
                  to_mm: np.ndarray) -> np.ndarray | None:
     """The patch around the blob (aligned with it), each pixel's position from the felt's
     colour (0) to the body's (1); None when they are too close to tell (LEAN_CONTRAST)."""
+    p, felt, body = patch_colours(image, blob, die_mm, to_mm)
+    vec = body - felt
+    if np.linalg.norm(vec) < LEAN_CONTRAST:
+        return None
+    return (p - felt) @ vec / float(vec @ vec)
+
+
+def patch_colours(image: np.ndarray, blob: Blob, die_mm: float,
+             to_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The patch around the blob, the felt's colour (its rim) and the body's (its middle)."""
     p = square_patch(image, blob.centre_mm, blob.angle, _SPAN * die_mm, _N,
                      to_mm).astype(np.float32)
     lo, hi = _die_span()
     body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
     felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
                                      p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]), 0)
-    vec = body - felt
-    if np.linalg.norm(vec) < LEAN_CONTRAST:
-        return None
-    return (p - felt) @ vec / float(vec @ vec)
+    return p, felt, body
 
 
 def side_strip(t: np.ndarray) -> float:

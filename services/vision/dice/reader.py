@@ -25,6 +25,7 @@ import numpy as np
 
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
+from services.vision.dice.fringe import flat_in_fringe
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
 from services.vision.dice.segment import Blob, find_blobs
@@ -57,6 +58,8 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
     kinds = [(b, b.kind(die_mm)) for b in blobs]
+    # A flat die whose own shadow makes its blob leaning-shaped is read on its top face.
+    kinds = [_flat_in(image, b, k, calibration, to_mm) for b, k in kinds]
     # Leaning or stacked dice only matter on the landing area; pieces of chips and cards
     # around it can take those shapes (a die off the area is reported as such anyway).
     near = [(b, k) for b, k in kinds if k == "die" or
@@ -83,6 +86,15 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     values = sorted(int(v) for v, _ in faces)  # type: ignore[arg-type]
     return Reading("dice", values=(values[0], values[1]), confidence=min(1.0, confidence),
                    detail=detail)
+
+
+def _flat_in(image: np.ndarray, blob: Blob, kind: str, calibration: DiceCalibration,
+             to_mm: np.ndarray) -> tuple[Blob, str]:
+    """A leaning-shaped blob on the landing area that is a flat die in a fringe of its own
+    shadow (fringe.py) becomes that die; off the area it stays ignored."""
+    flat = flat_in_fringe(image, blob, calibration.die_mm, to_mm) \
+        if kind == "cocked" and _inside(blob, calibration) else None
+    return (blob, kind) if flat is None else (flat, "die")
 
 
 def _inside(blob: Blob, calibration: DiceCalibration, margin: float = 0.0) -> bool:
