@@ -11,8 +11,8 @@ each pixel is written as felt * a + body * b (least squares on its BGR colour): 
 The blob is a flat die when the body share rises to the top face in a run a flat die long
 along both axes (FRINGE_SIZE; the top face of a die leaning over ~30 degrees is shorter),
 and the body share beside every end of that run stays under FRINGE_MAX (no side face). Only
-read when the felt's and the body's colours differ by FRINGE_ANGLE or more (a white die on
-glare-whitened felt does not: glare adds the body's colour to the felt).
+read when the felt's and the body's colours differ by leaning.SHARE_ANGLE or more (a white die
+on glare-whitened felt does not: glare adds the body's colour to the felt).
 
 Tuning (seeds 7101-7707 x 2000 frames; cocked seeds 8805-8812 x 500): the five flat dice
 refused as `cocked` before show fringes 0.14-0.28 (seed 7404 frame 1839, a red die at a
@@ -26,10 +26,10 @@ import dataclasses
 import cv2
 import numpy as np
 
-from services.vision.dice.leaning import LEAN_CONTRAST, _N, _SPAN, _die_span, patch_colours
+from services.vision.dice.leaning import (LEAN_CONTRAST, _N, _SPAN, _die_span, body_share,
+                                          patch_colours)
 from services.vision.dice.segment import Blob
 
-FRINGE_ANGLE = 15.0         # degrees between felt and body colours needed to read it
 FRINGE_TOP = 0.6            # the top face: where the body share reaches this of its level
 FRINGE_SIZE = (0.85, 1.12)  # the top face's run along each axis (dice)
 FRINGE_REACH = 0.45         # the fringe is read this far beyond the run (dice), 2 px out
@@ -42,7 +42,7 @@ def flat_in_fringe(image: np.ndarray, blob: Blob, die_mm: float,
     twice: on the blob's patch, then on the patch centred on the top face found there."""
     flat, d = blob, _N / _SPAN
     for _ in range(2):
-        share = body_share(image, flat, die_mm, to_mm)
+        share = _share(image, flat, die_mm, to_mm)
         found = None if share is None else top_face(share)
         if found is None:
             return None
@@ -63,16 +63,13 @@ def flat_in_fringe(image: np.ndarray, blob: Blob, die_mm: float,
     return flat if flat.kind(die_mm) == "die" else None
 
 
-def body_share(image: np.ndarray, blob: Blob, die_mm: float,
-               to_mm: np.ndarray) -> np.ndarray | None:
-    """Each patch pixel's body share b (colour = felt * a + body * b); None when the felt's
-    and the body's colours are too close to tell apart (LEAN_CONTRAST, FRINGE_ANGLE)."""
+def _share(image: np.ndarray, blob: Blob, die_mm: float,
+           to_mm: np.ndarray) -> np.ndarray | None:
+    """The body share around the blob (leaning.body_share); None under LEAN_CONTRAST."""
     p, felt, body = patch_colours(image, blob, die_mm, to_mm)
-    cos = float(felt @ body) / (float(np.linalg.norm(felt) * np.linalg.norm(body)) + 1e-6)
-    if np.linalg.norm(body - felt) < LEAN_CONTRAST or \
-            np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) < FRINGE_ANGLE:
+    if np.linalg.norm(body - felt) < LEAN_CONTRAST:
         return None
-    return (p.reshape(-1, 3) @ np.linalg.pinv(np.stack([felt, body], 1))[1]).reshape(_N, _N)
+    return body_share(p, felt, body)
 
 
 def top_face(share: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], float] | None:
