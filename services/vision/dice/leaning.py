@@ -86,7 +86,7 @@ def body_share(p: np.ndarray, felt: np.ndarray, body: np.ndarray) -> np.ndarray 
 
 
 def patch_colours(image: np.ndarray, blob: Blob, die_mm: float,
-             to_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  to_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The patch around the blob, the felt's colour (its rim) and the body's (its middle)."""
     p = square_patch(image, blob.centre_mm, blob.angle, _SPAN * die_mm, _N,
                      to_mm).astype(np.float32)
