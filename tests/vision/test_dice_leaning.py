@@ -5,6 +5,7 @@ from services.vision.dice import calibration as cal
 from services.vision.dice import leaning
 from services.vision.dice.reader import read_dice
 from services.vision.synth import dataset as D
+from services.vision.synth import dice_scene
 from services.vision.synth import nuisances as nz
 
 D_PX = leaning._N / leaning._SPAN  # patch pixels per die
@@ -34,5 +35,15 @@ def test_a_leaning_die_whose_side_face_is_inside_its_blob_gets_no_value():
     # dice) passed the shape test as flat and its top face read 6 with margin 0.6.
     img, label = D.render(D.SetSpec("dice", 2000, 7101, nz.NUISANCES, 0.2), 1039)
     assert label["reason"] == "cocked"
+    r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
+    assert r.no_decision and r.reason == "cocked", (r.values, r.reason, r.detail)
+
+
+def test_a_low_contrast_leaning_die_whose_side_face_is_outside_its_blob_gets_no_value():
+    # Cocked seed 8954, frame 257: a white die on teal felt in a shadow (body 135 from the
+    # felt, under LEAN_CONTRAST), leaning ~30 degrees; its side face fell under the threshold
+    # and its top face (0.87 x 0.99 dice) read 4 with margin: the body share beside it is 0.75.
+    rng = np.random.default_rng([8954, 257])
+    img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
     r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
     assert r.no_decision and r.reason == "cocked", (r.values, r.reason, r.detail)

@@ -15,7 +15,8 @@ colour (0, the patch's rim) and the die's body (1, its middle):
 
 Both are only read on dice whose body is far enough from the felt's colour
 (LEAN_CONTRAST): on a low-contrast die (green on blue felt) shadows and felt texture reach
-the body's colour.
+the body's colour. A low-contrast die gets the side strip on the *body share* instead (see
+SHARE_STRIP_MIN), which a shadow does not reach.
 """
 from __future__ import annotations
 
@@ -50,28 +51,50 @@ SHELF_FLAT = 0.12       # ... and is flat (range inside it): a side face is one 
 # 0.15; the leaning dice's ranges are 0.01 and 0.07.
 
 
+# Low-contrast dice (body under LEAN_CONTRAST from the felt) get the side strip on the body
+# share instead (each pixel's colour as felt * a + body * b, b as a share of the top face's;
+# a side face is the body in shade, a shadow the felt darkened), where body and felt colours
+# are SHARE_ANGLE degrees apart or more. Tuning: the 4558 flat low-contrast dice of seeds
+# 7101-7707 reach 0.51 (seed 7707 frame 1815, a green die on blue felt); cocked seed 8954
+# frame 257, a white die in shadow on teal (contrast 135) whose side face fell under the
+# threshold, read as values before: 0.75.
+SHARE_ANGLE = 15.0
+SHARE_STRIP_MIN = 0.65
+
+
 def looks_leaning(image: np.ndarray, blob: Blob, die_mm: float, to_mm: np.ndarray) -> bool:
     """True when the die-sized blob shows a leaning die's side face around or inside it."""
-    t = felt_to_body(image, blob, die_mm, to_mm)
-    if t is None:
-        return False
+    p, felt, body = patch_colours(image, blob, die_mm, to_mm)
+    if np.linalg.norm(body - felt) < LEAN_CONTRAST:
+        share = body_share(p, felt, body)
+        return share is not None and side_strip(share) >= SHARE_STRIP_MIN
+    t = (p - felt) @ (body - felt) / float((body - felt) @ (body - felt))
     return side_strip(t) >= SIDE_STRIP_MIN or side_shelf(t) >= SHELF_MIN_WIDTH
 
 
-def felt_to_body(image: np.ndarray, blob: Blob, die_mm: float,
-                 to_mm: np.ndarray) -> np.ndarray | None:
-    """The patch around the blob (aligned with it), each pixel's position from the felt's
-    colour (0) to the body's (1); None when they are too close to tell (LEAN_CONTRAST)."""
+def body_share(p: np.ndarray, felt: np.ndarray, body: np.ndarray) -> np.ndarray | None:
+    """Each pixel's body share b (colour = felt * a + body * b, least squares), as a share of
+    the top face's (90th percentile of the patch's middle); None when the felt's and the
+    body's colours are under SHARE_ANGLE degrees apart (glare-whitened felt, a white die)."""
+    cos = float(felt @ body) / (float(np.linalg.norm(felt) * np.linalg.norm(body)) + 1e-6)
+    if np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))) < SHARE_ANGLE:
+        return None
+    share = (p.reshape(-1, 3) @ np.linalg.pinv(np.stack([felt, body], 1))[1]).reshape(_N, _N)
+    lo, hi = _die_span()
+    top = float(np.percentile(share[lo + 4:hi - 4, lo + 4:hi - 4], 90))
+    return share / top if top > 0 else None
+
+
+def patch_colours(image: np.ndarray, blob: Blob, die_mm: float,
+                  to_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The patch around the blob, the felt's colour (its rim) and the body's (its middle)."""
     p = square_patch(image, blob.centre_mm, blob.angle, _SPAN * die_mm, _N,
                      to_mm).astype(np.float32)
     lo, hi = _die_span()
     body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
     felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
                                      p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]), 0)
-    vec = body - felt
-    if np.linalg.norm(vec) < LEAN_CONTRAST:
-        return None
-    return (p - felt) @ vec / float(vec @ vec)
+    return p, felt, body
 
 
 def side_strip(t: np.ndarray) -> float:

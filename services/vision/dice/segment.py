@@ -139,7 +139,21 @@ def find_blobs(image: np.ndarray, calibration: DiceCalibration,
         # die may touch the stick.
         parts = _second_look(frame, c)
         blobs.extend(parts if parts else [b for b in (blob,) if b is not None])
-    return blobs
+    return _once(blobs, calibration.die_mm)
+
+
+def _once(blobs: list[Blob], die_mm: float) -> list[Blob]:
+    """Each die once. The printed outline's filled contour holds the dice inside it, so its
+    second look can cut out a die already found as a component of its own (tuning seed 7111
+    frame 1360: both dice twice, `too_many_dice`). Two flat dice cannot be closer than a die."""
+    kept: list[Blob] = []
+    for b in blobs:
+        if b.kind(die_mm) == "die" and any(
+                k.kind(die_mm) == "die" and
+                np.hypot(*np.subtract(b.centre_mm, k.centre_mm)) < 0.5 * die_mm for k in kept):
+            continue
+        kept.append(b)
+    return kept
 
 
 def _at_edge(frame: _Frame, c: np.ndarray) -> bool:
