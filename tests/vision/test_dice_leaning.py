@@ -47,3 +47,17 @@ def test_a_low_contrast_leaning_die_whose_side_face_is_outside_its_blob_gets_no_
     img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
     r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
     assert r.no_decision and r.reason == "cocked", (r.values, r.reason, r.detail)
+
+
+def test_a_leaning_die_in_shadow_with_a_die_sized_top_face_stays_a_no_decision():
+    # Cocked seed 8990 frame 90: a yellow die leaning in shadow; its side face shows little
+    # of the body's colour (0.22). A "shadow fringe" test that read such blobs as flat dice
+    # was dropped for it (services/vision/README.md, Limits).
+    import numpy as np
+    from services.vision.dice import calibration as cal
+    from services.vision.dice.reader import read_dice
+    from services.vision.synth import dice_scene, nuisances as nz
+    rng = np.random.default_rng([8990, 90])
+    img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
+    r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
+    assert r.no_decision and r.reason == "cocked", (r.values, r.detail)
