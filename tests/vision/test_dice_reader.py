@@ -19,6 +19,17 @@ def _read(img, label):
     return read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))
 
 
+def _read_tuning_frame(seed: int, index: int, values: list[int], size: int = 2000,
+                       rate: float = 0.2):
+    """Render frame `index` of a tuning set (every nuisance), check its label, read it and
+    assert the reader gives exactly `values`; the reading, for further checks."""
+    img, label = D.render(D.SetSpec("dice", size, seed, nz.NUISANCES, rate), index)
+    assert label["values"] == values
+    r = _read(img, label)
+    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    return r
+
+
 def test_clean_frames_read_exactly():
     for i in range(30):
         img, label = dice_frame(i)
@@ -153,10 +164,7 @@ def test_no_dice_on_an_empty_table():
 def test_a_chip_half_in_shadow_is_not_dice_on_dice(index, values):
     # Tuning seed 456: a chip the felt's colour, half in a shadow, showed a crescent the size
     # of two stacked dice and the frame was called `overlap`; a crescent is not compact.
-    img, label = D.render(D.SetSpec("dice", 1500, 456, nz.NUISANCES, 0.25), index)
-    assert label["values"] == values
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    _read_tuning_frame(456, index, values, size=1500, rate=0.25)
 
 
 def test_a_die_inside_a_glare_halo_is_cut_free():
@@ -202,10 +210,7 @@ def test_a_die_in_a_glare_band_or_beside_the_stick_is_cut_free(seed, index, valu
     # Tuning frames where a die in glare joined a blob with the stick (seed 2024, frame 118)
     # or lay in glare that only the line openings remove (seed 456, frame 610): what is longer
     # than 2.8 dice leaves the top-hat; the stick is thin everywhere and away from the die.
-    img, label = D.render(D.SetSpec("dice", 1500, seed, nz.NUISANCES, 0.25), index)
-    assert label["values"] == values
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    _read_tuning_frame(seed, index, values, size=1500, rate=0.25)
 
 
 def test_a_leaning_die_the_size_of_a_flat_one_is_refused_by_its_side_strip():
@@ -227,10 +232,7 @@ def test_a_leaning_die_the_size_of_a_flat_one_is_refused_by_its_side_strip():
 def test_a_die_joined_to_a_shadow_or_glare_is_read(seed, index, values):
     # Tuning frames (2000-frame sets, no-decision rate 0.2) that were missed: see segment.py
     # `_mark_touching`, `_sharpness`, `_stripped_side` and HALO_SHARE.
-    img, label = D.render(D.SetSpec("dice", 2000, seed, nz.NUISANCES, 0.2), index)
-    assert label["values"] == values
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    _read_tuning_frame(seed, index, values)
 
 
 @pytest.mark.parametrize("seed, index, values", [(7404, 1372, [1, 4]), (7404, 1696, [1, 2])])
@@ -239,10 +241,7 @@ def test_a_chip_piece_shaped_like_dice_on_dice_far_from_two_flat_dice_is_ignored
     # Tuning frames refused as `overlap`: a blue chip with its shadow on blue felt, and a
     # chip's piece in a lamp's glare, made compact blobs of 1.6-2.1 dice far from both flat
     # dice. One die on the other cannot be 2 dice away from both (reader.STRAY_GAP).
-    img, label = D.render(D.SetSpec("dice", 2000, seed, nz.NUISANCES, 0.2), index)
-    assert label["values"] == values
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    r = _read_tuning_frame(seed, index, values)
     assert ("cluster", ) in {(k,) for k, _ in r.detail["blobs"]}  # the blob is still seen
 
 
@@ -257,10 +256,7 @@ def test_a_die_joined_by_a_soft_neck_to_a_chip_or_the_line_is_read(seed, index, 
     # the rest (a chip, the printed line) is sharp and thick; it touches the die only through
     # a soft neck (neck.py). In seed 7202 frame 79 a chip's middle also cuts free as a "die";
     # its rest, the chip's rim, is a sharp neck and it stays a chip.
-    img, label = D.render(D.SetSpec("dice", 2000, seed, nz.NUISANCES, 0.2), index)
-    assert label["values"] == values
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == values, (r.reason, r.detail)
+    _read_tuning_frame(seed, index, values)
 
 
 def test_dice_on_dice_are_refused_even_beside_a_flat_looking_die():
@@ -275,8 +271,5 @@ def test_dice_on_dice_are_refused_even_beside_a_flat_looking_die():
 def test_a_die_inside_the_printed_outline_is_counted_once():
     # Tuning seed 7111 frame 1360: the outline's filled contour holds both dice, and its
     # second look (with the soft neck) cut them out again: four dice, `too_many_dice`.
-    img, label = D.render(D.SetSpec("dice", 2000, 7111, nz.NUISANCES, 0.2), 1360)
-    assert label["values"] == [1, 5]
-    r = _read(img, label)
-    assert not r.no_decision and list(r.values) == [1, 5], (r.reason, r.detail)
+    r = _read_tuning_frame(7111, 1360, [1, 5])
     assert len(r.detail["blobs"]) == 2
