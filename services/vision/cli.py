@@ -16,6 +16,8 @@ from typing import Any
 import click
 import numpy as np
 
+from services.vision.memory import keep_frame_buffers
+
 KINDS = click.Choice(["dice", "wheel"])
 VARIANTS = click.Choice(["european", "american"])
 FAILURES = {"corrupt_frame", "empty_frame", "unreadable", "gave_up"}
@@ -85,6 +87,7 @@ def _human(row: dict[str, Any]) -> str:
 
 
 def _reader(kind: str, variant: str, calibration: str | None) -> Callable[[np.ndarray], Any]:
+    keep_frame_buffers()
     if kind == "dice":
         from services.vision.dice import calibration as cal
         from services.vision.dice.reader import read_dice
@@ -247,6 +250,7 @@ def _load(path: Path) -> np.ndarray:
 
 def set_reader(kind: str) -> Callable[[np.ndarray, dict[str, Any]], Any]:
     """(image, label) -> reading, using the label's per-frame camera data when it has it."""
+    keep_frame_buffers()
     if kind == "dice":
         from services.vision.dice import calibration as cal
         from services.vision.dice.reader import read_dice

@@ -24,6 +24,7 @@ import numpy as np
 
 from services.vision.dice.patches import square_patch
 from services.vision.dice.segment import Blob
+from services.vision.stats import column_medians, median, quantile
 
 # Patch: two dice across at 40 px per die.
 _N, _SPAN = 80, 2.0
@@ -81,7 +82,7 @@ def body_share(p: np.ndarray, felt: np.ndarray, body: np.ndarray) -> np.ndarray 
         return None
     share = (p.reshape(-1, 3) @ np.linalg.pinv(np.stack([felt, body], 1))[1]).reshape(_N, _N)
     lo, hi = _die_span()
-    top = float(np.percentile(share[lo + 4:hi - 4, lo + 4:hi - 4], 90))
+    top = quantile(share[lo + 4:hi - 4, lo + 4:hi - 4], 0.9)
     return share / top if top > 0 else None
 
 
@@ -91,9 +92,9 @@ def patch_colours(image: np.ndarray, blob: Blob, die_mm: float,
     p = square_patch(image, blob.centre_mm, blob.angle, _SPAN * die_mm, _N,
                      to_mm).astype(np.float32)
     lo, hi = _die_span()
-    body = np.median(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3), 0)
-    felt = np.median(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
-                                     p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]), 0)
+    body = column_medians(p[lo + 4:hi - 4, lo + 4:hi - 4].reshape(-1, 3))
+    felt = column_medians(np.concatenate([p[:4].reshape(-1, 3), p[-4:].reshape(-1, 3),
+                                     p[:, :4].reshape(-1, 3), p[:, -4:].reshape(-1, 3)]))
     return p, felt, body
 
 
@@ -105,7 +106,7 @@ def side_strip(t: np.ndarray) -> float:
     i0, i1 = (int(round(o * d)) for o in SIDE_STRIP)
     strips = (t[lo - i1:lo - i0, a:b], t[hi + i0:hi + i1, a:b],
               t[a:b, lo - i1:lo - i0], t[a:b, hi + i0:hi + i1])
-    return max(float(np.median(s)) for s in strips)
+    return max(median(s) for s in strips)
 
 
 def side_shelf(t: np.ndarray) -> float:

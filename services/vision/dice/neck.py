@@ -21,6 +21,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from services.vision.stats import median
+
 NECK = 0.5          # dice: the remainder's part this near the die part is its neck
 LINE_DISC = 0.25    # dice: an opening this wide drops thin lines (printed line) from the neck
 MIN_FREE = 0.5      # dice of free outline needed to call the neck soft
@@ -47,8 +49,8 @@ def soft_neck(grad: np.ndarray, diff: np.ndarray, die_px: float, parent: np.ndar
     x, y = origin
     h, w = parent.shape
     ys, xs = np.nonzero(free)
-    step = float(np.median(grad[ys + y, xs + x]))
-    level = float(np.median(diff[y:y + h, x:x + w][neck > 0]))
+    step = median(grad[ys + y, xs + x])
+    level = median(diff[y:y + h, x:x + w][neck > 0])
     return step / max(level, 1.0) < soft
 
 

@@ -24,6 +24,7 @@ from services.runtime.bus import Bus, Rejected
 from services.runtime.replay import replay
 from services.runtime.service import run_service
 from services.runtime.settings import Settings
+from services.vision.memory import keep_frame_buffers
 from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
 from services.vision.service.evidence import EvidenceStore
 from services.vision.service.readers import READER, read_frame
@@ -130,6 +131,7 @@ async def main(settings: Settings, evidence_dir: Path, *, status_port: int = 0,
                stop: asyncio.Event | None = None, min_confidence: float = MIN_CONFIDENCE,
                calibrations: Path | None = None,
                on_ready: Callable[[str], None] | None = None) -> None:
+    keep_frame_buffers()
     bus = Bus(settings, SERVICE)
     service = VisionService(bus, EvidenceStore(evidence_dir), min_confidence,
                             calibrations or settings.var_dir / "calibrations")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.vision.wheel.harmonics import median
+from services.vision.stats import median
 from services.vision.wheel.strips import PER_POCKET, Strip, spots
 
 ARM_WIDTH_DEG = 4.0          # a forearm over the track is wider than this

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from services.vision.wheel.harmonics import evaluate, median, robust_fit
+from services.vision.stats import median
+from services.vision.wheel.harmonics import evaluate, robust_fit
 
 VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
 VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)  # 60..204 px at full size

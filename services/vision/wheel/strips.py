@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
-from services.vision.wheel.harmonics import evaluate, median, robust_fit
+from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.locate import Ellipse
 from services.vision.wheel.rotor import RotorReading
 
