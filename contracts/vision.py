@@ -81,6 +81,8 @@ class DealerResultData(_Data):
     kind: Kind
     result: str = Field(description='"17", "00" for a wheel; "3-5" (sorted) for dice')
     declared_at: AwareDatetime
+    wheel: Wheel | None = Field(default=None, description="The table's wheel (wheel rounds): "
+                                "a correction must name one of its pockets")
 
 
 class CheckOutcomeData(_Data):

@@ -228,7 +228,9 @@ class TableSession(Aggregate):
             within_hold=within, released_by=by), cause, occurred_at=at)
 
     def _on_wheel(self, result: str) -> bool:
-        """A pocket of this table's wheel (a dice result or 00 on a single-zero wheel is not)."""
+        """A pocket of this table's wheel (a dice result or 00 on a single-zero wheel is not).
+        The vision service refuses such a correction before it is resolved; this guards the
+        ledger against a resolution logged before it did."""
         assert self.config is not None
         return result.isdigit() and int(result) <= 36 and (
             result != "00" or self.config.wheel == "american")

@@ -39,9 +39,9 @@ def read(pocket: str | None = "17", confidence: float = 0.99, reason: str | None
                           reader="test", ms=3.0)
 
 
-def dealer(result: str = "17") -> DealerResultData:
+def dealer(result: str = "17", wheel: str = "european") -> DealerResultData:
     return DealerResultData(table_id="RUL-01", round_id="RUL-01.4", kind="wheel", result=result,
-                            declared_at=DECLARED)
+                            declared_at=DECLARED, wheel=wheel)
 
 
 def test_agreeing_camera_confirms_in_either_order():
@@ -177,6 +177,7 @@ def test_corrected_names_what_the_cctv_shows_and_says_when_the_hold_had_run_out(
     (resolve("CORRECTED", "17"), "payload.result", "other than the dealer's 17"),
     (resolve("UPHELD", "18"), "payload.result", "send CORRECTED"),
     (resolve("CORRECTED", "3-5"), "payload.result", "not a wheel result"),
+    (resolve("CORRECTED", "00"), "payload.result", "not a pocket of this table's european wheel"),
     (resolve("UPHELD", actor=None), "actor", "surveillance officer"),
     (resolve("UPHELD", actor=Actor(employee_id="D1", role="dealer")), "actor", "surveillance"),
 ])
@@ -185,6 +186,14 @@ def test_a_resolution_that_contradicts_itself_is_refused_and_the_hold_stays_open
     got_field, reason = refusal(check.resolve(command))
     assert got_field == field and words in reason
     assert check.status == "verification" and check.resolution is None
+
+
+def test_00_is_a_correction_on_an_american_wheel():
+    check = RoundCheck(CORR)
+    check.note_dealer(dealer("0", wheel="american"), spin("0"))
+    check.note_reading(read(None, reason="ball on a fret"), frame())
+    [resolved] = check.resolve(resolve("CORRECTED", "00"))
+    assert isinstance(resolved, VerificationResolved) and resolved.payload.result == "00"
 
 
 def test_a_check_resolved_twice_confirmed_by_camera_or_still_pending_is_refused():

@@ -98,7 +98,7 @@ class VisionService:
             return
         dealer = DealerResultData(table_id=message.aggregate_id, round_id=message.payload.round_id,
                                   kind="wheel", result=message.payload.pocket,
-                                  declared_at=message.occurred_at)
+                                  declared_at=message.occurred_at, wheel=message.payload.wheel)
         self._outbox += self._check(message.correlation_id).note_dealer(dealer, message)
 
     async def on_command(self, command: Message) -> None:

@@ -148,6 +148,10 @@ class RoundCheck(Aggregate):
         if seen is None:
             return "payload.result", (f"{command.payload.result!r} is not a "
                                       f"{self.verification.kind} result")
+        wheel = self.dealer.wheel if self.dealer is not None else None
+        if seen == "00" and wheel == "european":
+            return "payload.result", ("00 is not a pocket of this table's european wheel "
+                                      "(single zero): give the pocket the CCTV shows")
         if outcome == "UPHELD" and seen != dealer:
             return "payload.result", (f"UPHELD means the dealer's {dealer} stands, but the "
                                       f"result given is {seen}; send CORRECTED")
