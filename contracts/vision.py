@@ -226,8 +226,17 @@ CHECK_EVENTS = (ResultRead, DealerResultNoted, ResultConfirmed, VerificationRequ
 CHECK_COMMANDS = (ResolveVerification,)
 
 
-HOLD_LIMIT = timedelta(minutes=30)
+HOLD_LIMIT = timedelta(minutes=30)  # the longest hold the seeds allow (HOLD_RULE)
 
 
-def hold_deadline(declared_at: datetime) -> datetime:
-    return declared_at + HOLD_LIMIT
+def hold_deadline(declared_at: datetime, limit: timedelta = HOLD_LIMIT) -> datetime:
+    """When a payout held for a check of a result declared at `declared_at` must be paid;
+    `limit` is the house's own hold, which the seeds cap at 30 minutes."""
+    return declared_at + check_hold_limit(limit)
+
+
+def check_hold_limit(limit: timedelta) -> timedelta:
+    if not timedelta(0) < limit <= HOLD_LIMIT:
+        raise ValueError(f"hold_limit: {limit} is not between 0 and 30 minutes; a winning "
+                         f"payout may be held at most 30 minutes ({HOLD_RULE})")
+    return limit

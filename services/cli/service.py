@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -60,12 +61,17 @@ def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: 
               help="Readings below this go to surveillance even when they agree.")
 @click.option("--calibrations", type=click.Path(path_type=Path), default=None,
               help="Folder of per-camera calibrations <camera_id>.json (default: var/calibrations).")
+@click.option("--hold-minutes", type=click.FloatRange(0, 30, min_open=True), default=30,
+              show_default=True, help="The house's payout hold while surveillance checks a "
+              "result; the seeds allow at most 30 minutes (seed 002 §1.3; seed 004 RG §6).")
 def vision(bootstrap: str, status_port: int, log_file: Path | None,
-           evidence_dir: Path | None, min_confidence: float, calibrations: Path | None) -> None:
+           evidence_dir: Path | None, min_confidence: float, calibrations: Path | None,
+           hold_minutes: float) -> None:
     """Reads camera frames, checks each dealer result against them, requests verifications."""
     from services.vision.service.app import main
     setup_logging("vision-service", log_file)
     settings = Settings.from_env(bootstrap)
     asyncio.run(main(settings, evidence_dir or settings.var_dir / "evidence",
                      status_port=status_port, min_confidence=min_confidence,
-                     calibrations=calibrations, on_ready=_announce("vision-service")))
+                     calibrations=calibrations, on_ready=_announce("vision-service"),
+                     hold_limit=timedelta(minutes=hold_minutes)))

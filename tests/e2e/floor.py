@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import AsyncIterator, Callable
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
+from contracts.vision import HOLD_LIMIT
 from services.projections import app as projector_app
 from services.projections import store
 from services.runtime.settings import Settings
@@ -18,16 +20,18 @@ from services.vision.service import app as vision_app
 
 
 @contextlib.asynccontextmanager
-async def running_services(settings: Settings, db: Path,
-                           evidence: Path | None = None) -> AsyncIterator[None]:
-    """The table service and the projector; with `evidence`, the vision service too."""
+async def running_services(settings: Settings, db: Path, evidence: Path | None = None,
+                           hold_limit: timedelta = HOLD_LIMIT) -> AsyncIterator[None]:
+    """The table service and the projector; with `evidence`, the vision service too (holding
+    payouts for `hold_limit` while surveillance checks a result)."""
     stop = asyncio.Event()
     ready: list[str] = []
     mains = [table_app.main(settings, stop=stop, on_ready=ready.append),
              projector_app.main(settings, db, stop=stop, on_ready=ready.append,
                                 evidence_dir=evidence)]
     if evidence is not None:
-        mains.append(vision_app.main(settings, evidence, stop=stop, on_ready=ready.append))
+        mains.append(vision_app.main(settings, evidence, stop=stop, on_ready=ready.append,
+                                     hold_limit=hold_limit))
     tasks = [asyncio.create_task(m) for m in mains]
     try:
         await wait_for(lambda: len(ready) == len(tasks) or any(t.done() for t in tasks), 60,

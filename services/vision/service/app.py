@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
@@ -19,7 +20,10 @@ from contracts.table import SpinResulted
 from contracts.topics import (
     TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, VISION_COMMANDS_TOPIC, VISION_FRAMES_TOPIC,
 )
-from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
+from contracts.vision import (
+    HOLD_LIMIT, DealerResultData, FrameCaptured, ResolveVerification, ResultReadData,
+    check_hold_limit,
+)
 from services.runtime.bus import Bus, Rejected
 from services.runtime.replay import replay
 from services.runtime.service import run_service
@@ -35,9 +39,10 @@ SERVICE = "vision-service"
 
 class VisionService:
     def __init__(self, bus: Bus, evidence: EvidenceStore,
-                 min_confidence: float = MIN_CONFIDENCE, calibrations: Path | None = None) -> None:
+                 min_confidence: float = MIN_CONFIDENCE, calibrations: Path | None = None,
+                 hold_limit: timedelta = HOLD_LIMIT) -> None:
         self.bus, self.evidence, self.min_confidence = bus, evidence, min_confidence
-        self.calibrations = calibrations
+        self.calibrations, self.hold_limit = calibrations, check_hold_limit(hold_limit)
         self.checks: dict[str, RoundCheck] = {}
         self._outbox: list[Event] = []
         self._lock = asyncio.Lock()
@@ -57,7 +62,8 @@ class VisionService:
         checks: dict[str, RoundCheck] = {}
         async for event in replay(self.bus.settings.bootstrap, VISION_CHECKS_TOPIC.name):
             check = checks.setdefault(event.aggregate_id,
-                                      RoundCheck(event.aggregate_id, self.min_confidence))
+                                      RoundCheck(event.aggregate_id, self.min_confidence,
+                                                 self.hold_limit))
             if event.sequence == check.version + 1:
                 check.apply(event)
         self.checks = checks
@@ -77,8 +83,8 @@ class VisionService:
                 self._outbox = []
 
     def _check(self, correlation_id: str) -> RoundCheck:
-        return self.checks.setdefault(correlation_id,
-                                      RoundCheck(correlation_id, self.min_confidence))
+        return self.checks.setdefault(
+            correlation_id, RoundCheck(correlation_id, self.min_confidence, self.hold_limit))
 
     async def on_frame(self, message: Message) -> None:
         if not isinstance(message, FrameCaptured):
@@ -130,10 +136,11 @@ def _load(uri: str) -> bytes:
 async def main(settings: Settings, evidence_dir: Path, *, status_port: int = 0,
                stop: asyncio.Event | None = None, min_confidence: float = MIN_CONFIDENCE,
                calibrations: Path | None = None,
-               on_ready: Callable[[str], None] | None = None) -> None:
+               on_ready: Callable[[str], None] | None = None,
+               hold_limit: timedelta = HOLD_LIMIT) -> None:
     keep_frame_buffers()
     bus = Bus(settings, SERVICE)
     service = VisionService(bus, EvidenceStore(evidence_dir), min_confidence,
-                            calibrations or settings.var_dir / "calibrations")
+                            calibrations or settings.var_dir / "calibrations", hold_limit)
     await run_service(bus, prepare=service.rebuild, status=service.status,
                       status_port=status_port, stop=stop, on_ready=on_ready)

@@ -15,6 +15,7 @@ ResolutionRefused event that names the field and the reason (kept for audit).
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import singledispatchmethod
 
 from contracts.envelope import Event, Message
@@ -22,7 +23,8 @@ from contracts.table import CommandRejectedData
 from contracts.vision import (
     CheckOutcomeData, DealerResultData, DealerResultNoted, Kind, Reading, ResolutionRefused,
     ResolveVerification, ResultConfirmed, ResultRead, ResultReadData, VerificationRequested,
-    VerificationRequestedData, VerificationResolved, VerificationResolvedData, hold_deadline,
+    HOLD_LIMIT, VerificationRequestedData, VerificationResolved, VerificationResolvedData,
+    hold_deadline,
 )
 from services.runtime.aggregate import Aggregate
 
@@ -56,9 +58,10 @@ def normal_result(kind: Kind, text: str) -> str | None:
 class RoundCheck(Aggregate):
     PRODUCER = "vision-service"
 
-    def __init__(self, aggregate_id: str, min_confidence: float = MIN_CONFIDENCE) -> None:
+    def __init__(self, aggregate_id: str, min_confidence: float = MIN_CONFIDENCE,
+                 hold_limit: timedelta = HOLD_LIMIT) -> None:
         super().__init__(aggregate_id)
-        self.min_confidence = min_confidence
+        self.min_confidence, self.hold_limit = min_confidence, hold_limit
         self.reading: ResultReadData | None = None
         self.dealer: DealerResultData | None = None
         self.decided = False
@@ -102,7 +105,7 @@ class RoundCheck(Aggregate):
         else:
             self.trigger(VerificationRequested, VerificationRequestedData(
                 **common, reason=problem[0], detail=problem[1],
-                hold_deadline=hold_deadline(d.declared_at)), cause)
+                hold_deadline=hold_deadline(d.declared_at, self.hold_limit)), cause)
 
     def _problem(self, read: str | None) -> tuple[str, str] | None:
         r, d = self.reading.reading, self.dealer

@@ -1,0 +1,57 @@
+"""The hold's time limit, end to end on a real broker: nobody resolves the verifications, and
+the table service's timer releases the held winning payouts when the hold runs out («por un
+lapso … que no podrá exceder de 30 minutos», seed 002 §1.3; seed 004 RG §6). The house here
+holds for 15 seconds (`casino service vision --hold-minutes`), so the test need not wait 30
+minutes; the timer and the events are the production ones."""
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import contracts
+from contracts.payouts import PayoutsHeld, PayoutsReleased
+from contracts.topics import TABLE_EVENTS_TOPIC
+from services.simulator.app import simulate
+from services.simulator.cameras import WheelCameras
+from services.table.app import HOLD_TICK
+from tests.e2e.floor import query, read_topic, running_services, wait_for
+
+HOLD = timedelta(seconds=15)
+ROUNDS = 8
+
+
+def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path):
+    db, evidence = tmp_path / "floor.duckdb", tmp_path / "evidence"
+    cameras = WheelCameras(tmp_path / "frames", dealer_error_rate=0.5, no_decision_rate=0.0)
+
+    async def play() -> None:
+        async with running_services(floor, db, evidence=evidence, hold_limit=HOLD):
+            await simulate(floor, tables=1, rounds=ROUNDS, rate=0, seed=11, cameras=cameras)
+            await wait_for(lambda: query(db, "SELECT count(*) FROM round_checks WHERE status "
+                                             "<> 'pending'") == [(ROUNDS,)], 120,
+                           "every round checked")
+            await wait_for(lambda: query(db, "SELECT count(*) FROM payout_holds WHERE "
+                                             "released_at IS NULL") == [(0,)], 60,
+                           "every hold released by the timer")
+
+    asyncio.run(play())
+    log = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    held = {e.payload.round_id: e for e in log if isinstance(e, PayoutsHeld)}
+    released = {e.payload.round_id: e for e in log if isinstance(e, PayoutsReleased)}
+    assert held, "the dealer's errors must have put some payouts on hold"
+    assert set(released) == set(held)  # each hold released once
+    for round_id, hold in held.items():
+        r = released[round_id].payload
+        assert (r.outcome, r.released_by) == ("EXPIRED", "table-service")
+        assert r.bet_ids == hold.payload.bet_ids and r.released == hold.payload.held
+        # Paid by the deadline: the timer releases holds ending within its next tick.
+        assert r.within_hold
+        assert released[round_id].occurred_at <= hold.payload.deadline
+        assert hold.payload.deadline - released[round_id].occurred_at <= HOLD_TICK + \
+            timedelta(seconds=2)
+    rows = query(db, "SELECT round_id, release, released, held, within_hold, "
+                     "released_by FROM payout_holds ORDER BY round_id")
+    assert [(r[0], r[1], r[2], r[4], r[5]) for r in rows] == \
+        [(rid, "EXPIRED", held[rid].payload.held.amount, True, "table-service")
+         for rid in sorted(held)]
+    assert all(r[2] == r[3] for r in rows)  # released what was held
