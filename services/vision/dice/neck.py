@@ -1,6 +1,6 @@
 """Is a die cut free from a blob joined to the rest only by glare or a shadow's edge?
 
-The segmentation's second look (segment.py) cuts a die free from a blob and keeps it only if
+The segmentation's second look (second_look.py) cuts a die free from a blob and keeps it only if
 everything cut away is harmless: thin, the stick, or soft-edged. A die in glare can be joined
 by a halo or a shadow's edge to something sharp-edged — a chip, the printed line, a card —
 and that remainder, sharp and thick, refuses the cut (tuning seed 7202 frame 79, seed 7707
@@ -10,9 +10,9 @@ out as a "die" are also sharp and thick, and touch the die part directly.
 The *neck* tells them apart: the remainder within NECK dice of the die part. Where its outline
 meets the felt (not where it meets the die, nor a thin line crossing it) a glare halo or a
 shadow's edge is a slope; a side face, a chip's rim or a card's edge is a step. Its step per
-pixel relative to its own contrast, as in segment.py `_sharpness`, must be under the soft
+pixel relative to its own contrast, as in blobs.py `sharpness`, must be under the soft
 limit, measured on at least half a die's length of free outline (else it is not soft).
-The limit is segment.py's SOFT_REST (0.2): the necks accepted on the tuning sets of seeds
+The limit is second_look.py's SOFT_REST (0.2): the necks accepted on the tuning sets of seeds
 7101-7707 reach 0.18; at 0.25 the same frames are read, at 0.3 a leaning red die whose glare
 lump joins its dark side face (neck 0.29, seed 7606 frame 147) was given values.
 """

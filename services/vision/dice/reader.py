@@ -27,7 +27,8 @@ from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
-from services.vision.dice.segment import Blob, find_blobs
+from services.vision.dice.blobs import Blob
+from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
 
 PATCH = 48            # die face patch size (pixels)
