@@ -8,9 +8,12 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+from click.testing import CliRunner
+
 import contracts
 from contracts.payouts import PayoutsHeld, PayoutsReleased
 from contracts.topics import TABLE_EVENTS_TOPIC
+from services.cli.main import casino
 from services.simulator.app import simulate
 from services.simulator.cameras import WheelCameras
 from services.table.app import HOLD_TICK
@@ -54,6 +57,16 @@ def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path)
         [(rid, "EXPIRED", held[rid].payload.held.amount, True, "table-service")
          for rid in sorted(held)]
     assert all(r[2] == r[3] for r in rows)  # released what was held
+
+
+def test_with_the_vision_service_down_a_resolution_is_sent_and_the_officer_told(floor):
+    # The services of the test above have stopped; the command waits on the topic for them.
+    res = CliRunner().invoke(casino, ["surveillance", "resolve", "RUL-01.1", "--upheld",
+                                      "--by", "SURV-9", "--wait", "2",
+                                      "--bootstrap", floor.bootstrap])
+    assert res.exit_code == 0, res.output
+    assert "sent ResolveVerification" in res.output
+    assert "no answer from the vision service within 2 s" in res.output
 
 
 def _verifications(db) -> int:

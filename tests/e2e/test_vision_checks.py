@@ -71,18 +71,29 @@ RESOLVED = "SELECT check_id, outcome, resolved_result, resolved_by FROM round_ch
 
 async def surveillance_resolves(floor, db: Path) -> None:
     """Two verifications resolved with the CLI (one upheld, one corrected to what the camera
-    read), one resolution of a camera-confirmed round (refused), one of an unknown round
-    (dead-lettered), and a redelivered command (no effect)."""
+    read), and with the CLI and straight on the topic: a resolution of a camera-confirmed
+    round (refused), one of an unknown round (dead-lettered), and a redelivered command (no
+    effect)."""
     [(corrected, camera)] = query(db, "SELECT check_id, read_result FROM round_checks "
                                       "WHERE reason = 'MISMATCH' ORDER BY check_id LIMIT 1")
     [(upheld,)] = query(db, "SELECT check_id FROM round_checks WHERE status = 'verification' "
                             f"AND check_id <> '{corrected}' ORDER BY check_id LIMIT 1")
     [(confirmed,)] = query(db, "SELECT check_id FROM round_checks WHERE status = 'confirmed' "
                                "LIMIT 1")
-    await casino("surveillance", "resolve", upheld, "--upheld", "--by", "SURV-1",
-                 "--bootstrap", floor.bootstrap)
-    await casino("surveillance", "resolve", corrected, "--corrected", camera, "--by", "SURV-2",
-                 "--note", "ball settled in the camera's pocket", "--bootstrap", floor.bootstrap)
+    said = await casino("surveillance", "resolve", upheld, "--upheld", "--by", "SURV-1",
+                        "--bootstrap", floor.bootstrap)
+    assert "resolved: UPHELD" in said and "within the hold, by SURV-1" in said, said
+    said = await casino("surveillance", "resolve", corrected, "--corrected", camera, "--by",
+                        "SURV-2", "--note", "ball settled in the camera's pocket",
+                        "--bootstrap", floor.bootstrap)
+    assert f"resolved: CORRECTED {camera}" in said, said
+    # The officer sees a refusal or a rejection at once, and the command fails.
+    said = await casino("surveillance", "resolve", confirmed, "--upheld", "--by", "SURV-1",
+                        "--bootstrap", floor.bootstrap, status=1)
+    assert f"refused: target_id: round check {confirmed} was confirmed by camera" in said, said
+    said = await casino("surveillance", "resolve", "no-such-round", "--upheld", "--by",
+                        "SURV-1", "--bootstrap", floor.bootstrap, status=1)
+    assert "rejected (unknown_aggregate): target_id: no round check 'no-such-round'" in said, said
     officer = Actor(employee_id="SURV-1", role="surveillance")
     again = [ResolveVerification(target_id=t, issued_by="test", actor=officer,
                                  payload=ResolveVerificationData(outcome="UPHELD"))
@@ -93,20 +104,21 @@ async def surveillance_resolves(floor, db: Path) -> None:
     await bus.broker.stop()
     await wait_for(lambda: len(query(db, RESOLVED)) == 2
                    and query(db, "SELECT count(*) FROM rejections WHERE code = "
-                                 "'RESOLUTION_REFUSED'") == [(1,)]
+                                 "'RESOLUTION_REFUSED'") == [(2,)]
                    and query(db, "SELECT count(*) FROM dead_letters WHERE source_topic = "
-                                 "'floor.vision.commands'") == [(2,)]
+                                 "'floor.vision.commands'") == [(3,)]
                    and query(db, "SELECT count(*) FROM payout_holds WHERE release IN "
                                  "('UPHELD', 'CORRECTED')") == [(2,)], 60, "resolutions projected")
 
 
-async def casino(*args: str) -> None:
-    """Run the `casino` command as a person would; fail the test when it fails."""
+async def casino(*args: str, status: int = 0) -> str:
+    """Run the `casino` command as a person would; its output, once it exits with `status`."""
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "services.cli.main", *args,
                                                 stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.STDOUT)
     out, _ = await proc.communicate()
-    assert proc.returncode == 0, out.decode()
+    assert proc.returncode == status, out.decode()
+    return out.decode()
 
 
 def test_every_round_is_decided_once(checked):
@@ -185,8 +197,12 @@ def test_surveillance_upholds_and_corrects_and_the_holds_close(checked):
 
 def test_a_camera_confirmed_round_is_refused_once_and_an_unknown_one_dead_lettered(checked):
     events, _cameras, db, _ev, _log = checked
-    [refused] = [e for e in events if isinstance(e, ResolutionRefused)]
-    assert refused.payload.field == "target_id" and "confirmed by camera" in refused.payload.reason
+    refusals = [e for e in events if isinstance(e, ResolutionRefused)]
+    # One per command (the CLI's and the test's own); the redelivered one refused nothing more.
+    assert len({e.causation_id for e in refusals}) == len(refusals) == 2
+    for refused in refusals:
+        assert refused.payload.field == "target_id"
+        assert "confirmed by camera" in refused.payload.reason
     [(code, reason)] = set(query(db, "SELECT code, reason FROM dead_letters "
                                      "WHERE source_topic = 'floor.vision.commands'"))
     assert code == "unknown_aggregate" and "no-such-round" in reason

@@ -25,11 +25,15 @@ def surveillance() -> None:
 @click.option("--note", default="", help="What was seen, for the audit trail.")
 @click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", default=None, metavar="HOST:PORT",
               help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS; default 127.0.0.1:9092).")
+@click.option("--wait", "wait_s", type=click.FloatRange(0), default=15.0, show_default=True,
+              metavar="SECONDS", help="How long to wait for the vision service's answer "
+              "(0: send and exit).")
 def resolve(round_check_id: str, upheld: bool, corrected: str | None, by: str, note: str,
-            bootstrap: str | None) -> None:
+            bootstrap: str | None, wait_s: float) -> None:
     """Uphold or correct the dealer's result of ROUND_CHECK_ID (the round's correlation id, as
-    `casino report holds --json` shows it). The vision service records VerificationResolved,
-    or ResolutionRefused with the reason (see the dashboard's refusals)."""
+    `casino report holds --json` shows it), then show the vision service's answer: resolved,
+    or refused / rejected with the reason (exit status 1). With no answer in time the command
+    stays sent and is decided when the vision service runs (see the dashboard)."""
     if upheld == (corrected is not None):
         raise click.UsageError("give exactly one of --upheld or --corrected RESULT")
     command = _command(round_check_id, "UPHELD" if upheld else "CORRECTED", corrected, by, note)
@@ -37,12 +41,37 @@ def resolve(round_check_id: str, upheld: bool, corrected: str | None, by: str, n
 
     settings = Settings.from_env(bootstrap)
     try:
+        answers = _answers(settings.bootstrap) if wait_s else None
         asyncio.run(asyncio.wait_for(_publish(settings, command), PUBLISH_TIMEOUT_SECONDS))
     except Exception as err:  # broker unreachable or refusing: say so, exit non-zero
         raise click.ClickException(f"could not send to Kafka at {settings.bootstrap}: "
                                    f"{type(err).__name__}: {err}") from None
     click.echo(f"sent ResolveVerification {command.command_id}: round check {round_check_id} "
                f"{command.payload.outcome} {command.payload.result or ''}".rstrip())
+    if answers is not None:
+        _show(answers.wait(command.command_id, wait_s), wait_s)
+
+
+def _answers(bootstrap: str):
+    from services.vision.service.answers import Answers
+    return Answers(bootstrap)
+
+
+def _show(answer, waited: float) -> None:
+    """Print the answer; a refusal or a rejection fails the command (exit status 1)."""
+    if answer is None:
+        click.echo(f"no answer from the vision service within {waited:g} s: the command is "
+                   "sent and will be decided when it runs (see the dashboard)", err=True)
+        return
+    p = answer.payload if hasattr(answer, "payload") else None
+    if answer.__class__.__name__ == "VerificationResolved":
+        hold = "within the hold" if p.within_hold else "AFTER the hold ended"
+        click.echo(f"resolved: {p.outcome} {p.result} (dealer entered {p.dealer_result}), "
+                   f"{hold}, by {p.resolved_by}")
+    elif answer.__class__.__name__ == "ResolutionRefused":
+        raise click.ClickException(f"refused: {p.field}: {p.reason}")
+    else:  # a DeadLetter
+        raise click.ClickException(f"rejected ({answer.code}): {answer.reason}")
 
 
 def _command(check_id: str, outcome: str, result: str | None, by: str, note: str):
