@@ -59,18 +59,19 @@ def _answers(bootstrap: str):
 
 def _show(answer, waited: float) -> None:
     """Print the answer; a refusal or a rejection fails the command (exit status 1)."""
+    from contracts.vision import ResolutionRefused, VerificationResolved
+
     if answer is None:
         click.echo(f"no answer from the vision service within {waited:g} s: the command is "
                    "sent and will be decided when it runs (see the dashboard)", err=True)
-        return
-    p = answer.payload if hasattr(answer, "payload") else None
-    if answer.__class__.__name__ == "VerificationResolved":
+    elif isinstance(answer, VerificationResolved):
+        p = answer.payload
         hold = "within the hold" if p.within_hold else "AFTER the hold ended"
         click.echo(f"resolved: {p.outcome} {p.result} (dealer entered {p.dealer_result}), "
                    f"{hold}, by {p.resolved_by}")
-    elif answer.__class__.__name__ == "ResolutionRefused":
-        raise click.ClickException(f"refused: {p.field}: {p.reason}")
-    else:  # a DeadLetter
+    elif isinstance(answer, ResolutionRefused):
+        raise click.ClickException(f"refused: {answer.payload.field}: {answer.payload.reason}")
+    else:  # the command itself, dead-lettered
         raise click.ClickException(f"rejected ({answer.code}): {answer.reason}")
 
 
