@@ -11,6 +11,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -57,9 +58,12 @@ def run() -> str:
     # Speed is timed in passes spread over the benchmark (before and after each accuracy
     # run): this shared machine's speed drifts by 20 % from one minute to the next, and one
     # pass would report the minute it fell in. The median pass is the figure.
+    _progress("dice: rendering 200 frames to time, timing pass 1 of 3")
     timed, dice_reader = list(_heldout("dice", 200)), set_reader("dice")
     dice_runs = [_cpu_ms(timed, dice_reader)]
+    _progress("dice: rendering and reading the 1000 held-out frames")
     dice_md, outcomes = _dice()
+    _progress("dice: timing pass 2 of 3")
     dice_runs.append(_cpu_ms(timed, dice_reader))
     report = E.score(outcomes)
     v, nd = report.verdicts, report.no_decision_frames
@@ -75,7 +79,9 @@ def run() -> str:
         f"| {report.n} frames | {_upper_95(v['wrong'], report.readable):.2%} "
         f"| {_upper_95(v['decided'], nd):.2%} |", "",
         f"Worst dice cases: ![mistakes](docs/{SHEET.name}) (docs/{SHEET.name})", ""]
+    _progress(f"wheel: rendering (2 processes) and reading {WHEEL_SPEC.n} held-out frames")
     wheel_lines, settled, wheel_reader = _wheel()
+    _progress("timing: wheel pass 1, dice pass 3, wheel passes 2 and 3")
     wheel_runs = [_cpu_ms(settled, wheel_reader)] if settled else []
     dice_runs.append(_cpu_ms(timed, dice_reader))
     if settled:
@@ -89,6 +95,11 @@ def run() -> str:
                                       "pocket, the full decision path)", "after the accuracy "
                                       "run, then twice at the end", wheel_runs)
     return "\n".join(out)
+
+
+def _progress(what: str) -> None:
+    """The benchmark takes about 4 minutes: say what it is doing (stderr, not the report)."""
+    print(f"[bench] vision: {what} ...", file=sys.stderr, flush=True)
 
 
 def _speed(reader: str, frames: str, when: str, runs: list[list[float]]) -> list[str]:
