@@ -3,19 +3,20 @@
 Every measure is taken in table millimetres through the calibration's homography, so a tilted
 or zoomed camera segments the same. The work is done at half resolution (a die is still ~20 px).
 
-1. `felt_difference` (felt.py): how far each pixel's colour is from the local felt colour, in a way the
-   camera's bad days do not change: a shadow scales the felt's colour (explained down to half
-   its brightness), a lamp's glare adds white to it (changes no chroma, and brightening counts
-   only a quarter), and the difference is measured relative to the felt's own chroma, so a
-   dark frame shows a die as clearly as a bright one.
+1. `felt_difference` (felt.py): how far each pixel's colour is from the local felt colour, in
+   a way the camera's bad days do not change: a shadow scales the felt's colour (explained
+   down to half its brightness), a lamp's glare adds white to it (changes no chroma, and
+   brightening counts only a quarter), and the difference is measured relative to the felt's
+   own chroma, so a dark frame shows a die as clearly as a bright one.
 2. Components of the thresholded difference are classified by size and shape (`Blob.kind`,
    blobs.py).
-3. A component that is not a die gets a *second look* (second_look.py): a die joined to a glare halo or band,
-   the printed line, the stick or its own shadow is cut free (an opening with a disc narrower
-   than a die, a higher threshold, or a grey top-hat over what is wider or longer than dice
-   can be), but only when everything cut away is thin, the stick or soft-edged: a thick
-   sharp-edged remainder is another die or a chip, and the blob stays what it was — unless it
-   touches the die only through a soft neck of glare or shadow (neck.py), tried last.
+3. A component that is not a die gets a *second look* (second_look.py): a die joined to a
+   glare halo or band, the printed line, the stick or its own shadow is cut free (an opening
+   with a disc narrower than a die, a higher threshold, or a grey top-hat over what is wider
+   or longer than dice can be), but only when everything cut away is thin, the stick or
+   soft-edged: a thick sharp-edged remainder is another die or a chip, and the blob stays
+   what it was — unless it touches the die only through a soft neck of glare or shadow
+   (neck.py), tried last.
 """
 from __future__ import annotations
 
