@@ -15,8 +15,8 @@ from contracts.vision import HOLD_LIMIT
 from services.projections import app as projector_app
 from services.projections import store
 from services.runtime.settings import Settings
-from services.table import app as table_app
-from services.vision.service import app as vision_app
+from services.table import bootstrap as table_app
+from services.vision.service import bootstrap as vision_app
 
 
 @contextlib.asynccontextmanager
