@@ -19,7 +19,10 @@ class LogReader:
     def __init__(self, bootstrap: str) -> None:
         self.consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
                                          auto_offset_reset="earliest",
-                                         max_partition_fetch_bytes=8 * 1024 * 1024)
+                                         max_partition_fetch_bytes=8 * 1024 * 1024,
+                                         # Tansu holds a fetch about half of this after a
+                                         # record came; every partition read pays it once
+                                         fetch_max_wait_ms=100)
 
     async def __aenter__(self) -> "LogReader":
         await self.consumer.start()
@@ -45,7 +48,9 @@ class LogReader:
         """Records of one partition from `start` (or its first offset) up to the high
         watermark of the fetch responses, or to `stop` (exclusive)."""
         tp = TopicPartition(topic, partition)
-        first, _ = await self.bounds(topic, partition)
+        first, end = await self.bounds(topic, partition)
+        if end <= max(start, first):
+            return  # empty from `start` on (a hint, but never too low: see bounds)
         self.consumer.assign([tp])
         self.consumer.seek(tp, max(start, first))
         idle = 0
