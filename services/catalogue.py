@@ -15,7 +15,7 @@ def service_brokers() -> list[KafkaBroker]:
     from services.simulator.app import simulator_bus
     from services.table.app import TableService
     from services.vision.service.app import VisionService
-    from services.vision.service.evidence import EvidenceStore
+    from services.runtime.evidence import EvidenceStore
 
     settings = Settings(bootstrap="kafka:9092")
     table = TableService(Bus(settings, "table-service"))

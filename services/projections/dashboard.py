@@ -10,7 +10,7 @@ from contracts.money import format_money
 from services.projections import store
 from services.projections.holds import Correction, check_counts, corrections_report
 from services.projections.report import TableFigures, table_report
-from services.vision.service.evidence import EvidenceStore
+from services.runtime.evidence import EvidenceStore
 
 if TYPE_CHECKING:
     from services.projections.app import ProjectorService

@@ -25,12 +25,12 @@ from contracts.vision import (
     check_hold_limit,
 )
 from services.runtime.bus import Bus, Rejected
+from services.runtime.evidence import EvidenceStore
 from services.runtime.replay import replay
 from services.runtime.service import run_service
 from services.runtime.settings import Settings
 from services.vision.memory import keep_frame_buffers
 from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
-from services.vision.service.evidence import EvidenceStore
 from services.vision.service.readers import READER, read_frame
 
 log = logging.getLogger(__name__)
