@@ -4,17 +4,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
+
+from starlette.routing import BaseRoute
 
 from services.runtime.bus import Bus
-from services.runtime.status import Page, StatusServer
+from services.runtime.http import HttpServer
 
 log = logging.getLogger(__name__)
 
 
 async def run_service(bus: Bus, *, prepare: Callable[[], Awaitable[None]] | None = None,
                       status: Callable[[], Mapping[str, Any]] | None = None,
-                      status_port: int = 0, pages: Mapping[str, Page] | None = None,
+                      status_port: int = 0, routes: Sequence[BaseRoute] = (),
                       stop: asyncio.Event | None = None,
                       on_ready: Callable[[str], None] | None = None) -> None:
     """Run until SIGINT/SIGTERM (or `stop` is set). `prepare` runs before consuming starts —
@@ -29,13 +31,14 @@ async def run_service(bus: Bus, *, prepare: Callable[[], Awaitable[None]] | None
     if prepare is not None:
         await prepare()
     await bus.broker.start()
-    server = StatusServer(status or bus.status, port=status_port, pages=pages).start()
-    log.info("service ready", extra={"status_url": server.url})
+    server = HttpServer(status=status or bus.status, routes=routes, port=status_port)
+    url = await server.start()
+    log.info("service ready", extra={"status_url": url})
     if on_ready is not None:
-        on_ready(server.url)
+        on_ready(url)
     try:
         await stop.wait()
     finally:
         log.info("service stopping")
         await bus.broker.stop()
-        server.close()
+        await server.stop()
