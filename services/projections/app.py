@@ -15,7 +15,7 @@ from contracts.envelope import Event, Message
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from services.projections import store
 from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
-from services.projections.dashboard import dashboard_pages
+from services.projections.dashboard import dashboard_routes
 from services.runtime.bus import Bus, Rejected
 from services.runtime.service import Service, run_service
 from services.runtime.store import BatchContext
@@ -113,7 +113,9 @@ async def main(settings: Settings, db_path: Path, *, status_port: int = 0,
                on_ready: Callable[[str], None] | None = None) -> None:
     """Run the projector (and the floor dashboard it serves) until stopped."""
     bus = Bus(settings, SERVICE)
-    service = ProjectorService(bus, db_path, evidence_dir or settings.var_dir / "evidence")
-    await run_service(Service(bus, status=service.status, pages=dashboard_pages(service),
+    evidence_dir = evidence_dir or settings.var_dir / "evidence"
+    service = ProjectorService(bus, db_path, evidence_dir)
+    await run_service(Service(bus, status=service.status,
+                              routes=dashboard_routes(db_path, evidence_dir),
                               tasks=[service.release_when_idle], cleanup=[service.close]),
                       status_port=status_port, stop=stop, on_ready=on_ready)

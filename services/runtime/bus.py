@@ -31,6 +31,7 @@ from contracts import DecodeError, TopicSpec, decode, encode, topic_for
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
 from contracts.topics import DEAD_LETTER_TOPIC, partition_for
+from services.runtime.metrics import ServiceMetrics
 from services.runtime.settings import Settings
 from services.runtime.store import AggregateBroken, BatchContext
 
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 D = TypeVar("D")
 RETRY_PAUSE_SECONDS = 1.0
+# /health turns unhealthy when a consumer's batch failed this many times in a row (it is stuck:
+# nothing after that batch is handled) or a partition lags this many messages behind.
+STUCK_AFTER_FAILURES = 3
+LAG_LIMIT = 10_000
 
 
 class Rejected(Exception):
@@ -70,6 +75,9 @@ class Bus:
         self.service = service
         self.settings = settings
         self.stats: Counter[str] = Counter()
+        self.metrics = ServiceMetrics(service)
+        self.failing: Counter[str] = Counter()           # consumer -> batches failed in a row
+        self.lags: dict[tuple[str, int], int] = {}       # (topic, partition) -> messages behind
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options())
@@ -86,6 +94,8 @@ class Bus:
                 partition=partition_for(m.key, topic.partitions), no_confirm=True))
         metas = list(await asyncio.gather(*pending))
         self.stats["published"] += len(messages)
+        for topic, n in Counter(meta.topic for meta in metas).items():
+            self.metrics.published(topic, n)
         return metas
 
     async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
@@ -112,6 +122,7 @@ class Bus:
         `owner`, the consumer group's partitions decide which aggregates this instance holds:
         the topics must be co-partitioned by the aggregate's key (same count, same key)."""
         names = [t.name for t in topics]
+        consumer_name = "+".join(names)
         carried = {n for t in topics for n in t.type_names}
         ownership: dict[str, Any] = {}
         if owner is not None:
@@ -141,11 +152,15 @@ class Bus:
                 # Not committed, so the batch comes again; wait so a broken database or an
                 # unreachable broker is not hammered in a tight loop.
                 self.stats["batch_failures"] += 1
+                self.failing[consumer_name] += 1
+                self.metrics.batch_failed(consumer_name)
                 log.exception("batch failed; it will be redelivered", extra={"topics": names})
                 await asyncio.sleep(RETRY_PAUSE_SECONDS)
                 raise
+            self.failing[consumer_name] = 0
             self.stats["batches"] += 1
-            self.stats["batch_ms_total"] += round(1000 * (time.perf_counter() - started))
+            self.metrics.batch(consumer_name, time.perf_counter() - started)
+            self._note_lag(batch, records)
 
     async def _handle(self, record: ConsumerRecord, carried: set[str], handlers: Handlers,
                       ctx: Any) -> None:
@@ -164,6 +179,7 @@ class Bus:
                 await done
             ctx.keep()
             self.stats["handled"] += 1
+            self.metrics.handled(record.topic, type_of(message))
         except (DecodeError, Rejected) as err:
             await ctx.discard()
             await self.dead_letter(record, err.code, err.reason)
@@ -185,11 +201,31 @@ class Bus:
         await self.broker.publish(encode(letter), topic=DEAD_LETTER_TOPIC.name,
                                   key=record.topic.encode())
         self.stats[f"dead_letter.{code}"] += 1
+        self.metrics.dead_lettered(record.topic, code)
         log.warning("dead-lettered", extra={"code": code, "reason": reason,
                                              "source_topic": record.topic, "offset": record.offset})
 
+    def _note_lag(self, batch: KafkaMessage, records: Sequence[ConsumerRecord]) -> None:
+        """Messages still behind the high watermark, per partition of this batch."""
+        last: dict[tuple[str, int], int] = {}
+        for r in records:
+            last[(r.topic, r.partition)] = max(last.get((r.topic, r.partition), -1), r.offset)
+        for (topic, partition), offset in last.items():
+            high = batch.consumer.highwater(TopicPartition(topic, partition))
+            if high is not None:
+                self.lags[(topic, partition)] = max(0, high - offset - 1)
+                self.metrics.lag(topic, partition, self.lags[(topic, partition)])
+
+    def health(self) -> tuple[bool, dict[str, Any]]:
+        """Unhealthy when a consumer is stuck (its batch keeps failing) or lags too far."""
+        stuck = sorted(c for c, n in self.failing.items() if n >= STUCK_AFTER_FAILURES)
+        behind = {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items()) if n > LAG_LIMIT}
+        return not stuck and not behind, {"service": self.service, "stuck_consumers": stuck,
+                                           "lagging_partitions": behind}
+
     def status(self) -> dict[str, Any]:
-        return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats}
+        return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats,
+                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())}}
 
 
 class _no_context:

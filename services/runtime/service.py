@@ -1,6 +1,7 @@
 """Running a service: load its aggregates, start consuming and its background tasks, serve
-health and status, stop everything cleanly on a signal. Every service's `bootstrap.py` builds a
-`Service` and hands it to `run_service`; no service starts or stops tasks of its own."""
+health, status and metrics, stop everything cleanly on a signal. Every service's
+`bootstrap.py` builds a `Service` and hands it to `run_service`; no service starts or stops
+tasks of its own."""
 from __future__ import annotations
 
 import asyncio
@@ -9,10 +10,12 @@ import logging
 import signal
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
+
+from starlette.routing import BaseRoute
 
 from services.runtime.bus import Bus
-from services.runtime.status import Page, StatusServer
+from services.runtime.http import Health, HttpServer
 
 log = logging.getLogger(__name__)
 Task = Callable[[asyncio.Event], Awaitable[None]]
@@ -24,9 +27,10 @@ class Service:
 
     bus: Bus
     status: Callable[[], Mapping[str, Any]] | None = None
+    health: Health | None = None             # default: the bus's (consumers not stuck)
     prepare: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
-    pages: Mapping[str, Page] | None = None
+    routes: Sequence[BaseRoute] = ()
     cleanup: list[Callable[[], None]] = field(default_factory=list)
 
 
@@ -62,11 +66,12 @@ async def run_service(service: Service, *, status_port: int = 0,
     bus = service.bus
     await bus.broker.start()
     tasks = [asyncio.create_task(task(stop)) for task in service.tasks]
-    server = StatusServer(service.status or bus.status, port=status_port,
-                          pages=service.pages).start()
-    log.info("service ready", extra={"status_url": server.url})
+    server = HttpServer(status=service.status or bus.status, health=service.health or bus.health,
+                        metrics=bus.metrics, routes=service.routes, port=status_port)
+    url = await server.start()
+    log.info("service ready", extra={"status_url": url})
     if on_ready is not None:
-        on_ready(server.url)
+        on_ready(url)
     try:
         await stop.wait()
     finally:
@@ -74,6 +79,6 @@ async def run_service(service: Service, *, status_port: int = 0,
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         await bus.broker.stop()
-        server.close()
+        await server.stop()
         for cleanup in service.cleanup:
             cleanup()

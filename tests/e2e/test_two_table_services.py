@@ -49,6 +49,11 @@ def start_instance(settings: Settings, port: int, log: Path) -> subprocess.Popen
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def fetch(port: int, path: str) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as r:
+        return r.read().decode()
+
+
 def owned(port: int) -> list[int] | None:
     try:
         return status(port)["partitions"]
@@ -80,6 +85,8 @@ def played(floor: Settings, tmp_path_factory: pytest.TempPathFactory):
             procs[0].send_signal(signal.SIGKILL)   # mid-stream, no goodbye
             assert await play == TABLES * ROUNDS
             await wait_for(lambda: owned(ports[1]) == [0, 1, 2], 60, "the survivor takes over")
+            seen["metrics"] = fetch(ports[1], "/metrics")
+            seen["health"] = fetch(ports[1], "/health")
             await wait_for(lambda: query(db, "SELECT count(*) FROM rounds WHERE settled_at IS "
                                              "NOT NULL") == [(TABLES * ROUNDS,)], 120,
                            "every round projected")
@@ -102,6 +109,14 @@ def test_both_instances_owned_part_of_the_floor_before_the_kill(played):
     _db, _events, seen = played
     assert seen["before"] == [0, 1, 2]
     assert seen["killed_owned"] and len(seen["killed_owned"]) < 3
+
+
+def test_the_survivor_is_healthy_and_counts_what_it_handled(played):
+    _db, _events, seen = played
+    assert json.loads(seen["health"])["status"] == "ok"
+    handled = [line for line in seen["metrics"].splitlines() if line.startswith(
+        'casino_messages_handled_total{topic="floor.table.commands",type="PlaceBet"}')]
+    assert handled and float(handled[0].split()[-1]) > 0
 
 
 def test_sequences_have_no_gap_and_no_repeat(played):

@@ -129,8 +129,6 @@ def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(
 
 
 def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold(tmp_path):
-    from types import SimpleNamespace
-
     from services.projections.dashboard import render
 
     db = tmp_path / "floor.duckdb"
@@ -138,7 +136,7 @@ def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold
     with store.connect(db) as con:
         apply_events(con, mismatch + resolved(mismatch, "CORRECTED", "18", NOW)
                      + checked_round(3, "4", None, NOW - timedelta(minutes=5)))
-    page = render(SimpleNamespace(db_path=db, evidence_dir=tmp_path)).decode()
+    page = render(db).decode()
     holds, corrected = page.split("Corrected by surveillance")
     assert "resolved by surveillance: 0 upheld, 1 corrected" in holds
     assert "RUL-05.3" in holds and "RUL-05.2" not in holds

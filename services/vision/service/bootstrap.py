@@ -19,7 +19,7 @@ from services.runtime.store import AggregateStore
 from services.vision.memory import keep_frame_buffers
 from services.vision.service import handlers
 from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
-from services.vision.service.evidence import EvidenceStore
+from services.runtime.evidence import EvidenceStore
 
 SERVICE = "vision-service"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from contracts.table import SpinResulted
 from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
 from services.runtime.bus import Rejected
-from services.vision.service.evidence import EvidenceStore
+from services.runtime.evidence import EvidenceStore
 from services.runtime.store import UnitOfWork
 from services.vision.service.checks import RoundCheck
 from services.vision.service.readers import READER, read_frame
