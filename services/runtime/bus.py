@@ -32,6 +32,7 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
 from contracts.topics import DEAD_LETTER_TOPIC, partition_for
 from services.runtime.metrics import ServiceMetrics
+from services.runtime.replay import LogReader
 from services.runtime.settings import Settings
 from services.runtime.store import AggregateBroken, BatchContext
 
@@ -105,6 +106,10 @@ class Bus:
                                              partition=partition, no_confirm=True)
                    for r in records]
         return list(await asyncio.gather(*pending))
+
+    def reader(self) -> LogReader:
+        """A reader of this broker's log (how stores rebuild)."""
+        return LogReader(self.settings.bootstrap)
 
     def declare_publisher(self, topic: TopicSpec, description: str = "") -> None:
         """Declare what this service publishes on `topic` (for the AsyncAPI document)."""

@@ -25,7 +25,9 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AsyncIterator, Callable, Generic, Iterator, TypeVar
+from typing import (
+    TYPE_CHECKING, AsyncIterator, Callable, Generic, Iterator, Protocol, Sequence, TypeVar,
+)
 
 from contracts.envelope import Event
 from contracts.snapshots import Checkpoint
@@ -35,7 +37,21 @@ from services.runtime.replay import LogReader
 from services.runtime.snapshots import block, latest
 
 if TYPE_CHECKING:
-    from services.runtime.bus import Bus
+    from aiokafka.structs import RecordMetadata
+
+    from contracts.envelope import Message
+
+
+class Publisher(Protocol):
+    """What the store needs of a bus: publish and read the log (runtime.bus.Bus, or the
+    in-memory one of handler tests, runtime.testing.MemoryBus)."""
+
+    async def publish(self, messages: Sequence["Message"]) -> list["RecordMetadata"]: ...
+
+    async def publish_records(self, records: Sequence["Message"], topic: TopicSpec,
+                              partition: int) -> list["RecordMetadata"]: ...
+
+    def reader(self) -> LogReader: ...
 
 log = logging.getLogger(__name__)
 A = TypeVar("A", bound=Aggregate)
@@ -73,13 +89,13 @@ class LoadReport:
 
 class AggregateStore(Generic[A]):
     def __init__(self, *, factory: Callable[[str], A], aggregate_type: str, events: TopicSpec,
-                 bus: "Bus | None" = None, bootstrap: str | None = None,
+                 bus: "Publisher | None" = None, bootstrap: str | None = None,
                  snapshots: TopicSpec | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY) -> None:
         """`bus` publishes the events; without one the store is read-only (a dealer
         terminal's view of the tables) and reads the log at `bootstrap`."""
         self.factory, self.aggregate_type, self.events = factory, aggregate_type, events
-        self.bootstrap = bootstrap or (bus.settings.bootstrap if bus is not None else "")
+        self.bootstrap = bootstrap
         self.bus, self.snapshots, self.snapshot_every = bus, snapshots, snapshot_every
         self.aggregates: dict[str, A] = {}
         self.partition_of: dict[str, int] = {}
@@ -103,7 +119,7 @@ class AggregateStore(Generic[A]):
                 await self._load(new)
 
     async def own_all(self) -> None:
-        async with LogReader(self._bootstrap()) as reader:
+        async with self._reader() as reader:
             partitions = set(await reader.partitions(self.events.name))
         await self.own(partitions)
 
@@ -132,7 +148,7 @@ class AggregateStore(Generic[A]):
         started = time.perf_counter()
         report = LoadReport(sorted(partitions))
         self._forget(partitions)
-        async with LogReader(self._bootstrap()) as reader:
+        async with self._reader() as reader:
             for p in sorted(partitions):
                 start = await self._restore_snapshots(reader, p, report)
                 self.next_offset[p], replayed = start, 0
@@ -248,10 +264,14 @@ class AggregateStore(Generic[A]):
         log.info("snapshot block written", extra={"partition": partition,
                                                    "aggregates": len(records)})
 
-    def _bootstrap(self) -> str:
+    def _reader(self) -> LogReader:
+        """The log: through the bus (a real broker, or the in-memory one of handler tests),
+        or, for a read-only store, the broker at `bootstrap`."""
+        if self.bus is not None:
+            return self.bus.reader()
         if not self.bootstrap:
             raise ValueError("bootstrap: the store has no broker to read its log from")
-        return self.bootstrap
+        return LogReader(self.bootstrap)
 
 
 class UnitOfWork(BatchContext, Generic[A]):
