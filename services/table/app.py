@@ -69,7 +69,8 @@ class TableService:
                 raise Rejected("unknown_aggregate",
                                f"target_id: table {command.target_id!r} has never been opened")
             table = TableSession(command.target_id)
-        events = table.handle(command)
+        table.handle(command)
+        events = table.collect()
         if not events:
             self.bus.stats["commands.duplicate"] += 1
             return
@@ -88,9 +89,10 @@ class TableService:
             self.bus.stats["checks.not_our_table"] += 1
             return
         if isinstance(event, VerificationRequested):
-            events = table.hold_payouts(event)
+            table.hold_payouts(event)
         else:
-            events = table.resolve(event)
+            table.resolve(event)
+        events = table.collect()
         self.bus.stats["checks.handled" if events else "checks.nothing_to_do"] += 1
         self._outbox.extend(events)
 
@@ -105,7 +107,8 @@ class TableService:
                         await self.rebuild()
                     now = utcnow()
                     for table in list(self.tables.values()):
-                        self._outbox.extend(table.release_expiring(now, margin=HOLD_TICK))
+                        table.release_expiring(now, margin=HOLD_TICK)
+                        self._outbox.extend(table.collect())
             except Exception:  # the broker may be away for a moment; try again next tick
                 log.exception("releasing expired holds failed; retrying")
 

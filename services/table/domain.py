@@ -54,17 +54,17 @@ class TableSession(Aggregate):
         self.prisoners: dict[str, BetPlacedData] = {}
 
     # ===== commands ============================================================================
-    def handle(self, command: Command) -> list[Event]:
-        """Decide on a command; return the new events (none for a redelivered command)."""
+    def handle(self, command: Command) -> None:
+        """Decide on a command: trigger its events (none for a redelivered command). The
+        caller collects them (`collect()`), as the runtime's unit of work does."""
         if self.has_handled(command) and not isinstance(command, RecordSpin):
-            return []
+            return
         if self.config is None and not isinstance(command, OpenTable):
             self._refuse(command, "target_id", "the table is not open")
         elif self.closed:
             self._refuse(command, "target_id", "the table is closed")
         else:
             self._decide(command)
-        return self.collect()
 
     @singledispatchmethod
     def _decide(self, command: Command) -> None:
@@ -172,39 +172,36 @@ class TableSession(Aggregate):
             paid=Money(amount=paid, currency=cfg.currency), house_win=wagered - paid), command)
 
     # ===== payout holds (seed 002 §1.3; seed 004 RG §6) ======================================
-    def hold_payouts(self, request: VerificationRequested) -> list[Event]:
+    def hold_payouts(self, request: VerificationRequested) -> None:
         """Hold the winning payouts of a round the surveillance room must check."""
         rnd = self.rounds.get(request.payload.round_id)
         if rnd is None or not rnd.is_settled or rnd.hold is not None or self.has_handled(request):
-            return []
+            return
         winners, p = rnd.winners(), request.payload
         self.trigger(PayoutsHeld, PayoutsHeldData(
             round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
             bet_ids=tuple(winners), held=self._money(sum(winners.values())),
             deadline=p.hold_deadline), request)
-        return self.collect()
 
-    def resolve(self, resolution: VerificationResolved) -> list[Event]:
+    def resolve(self, resolution: VerificationResolved) -> None:
         """Surveillance decided: re-settle if the result was wrong, then release the hold."""
         p = resolution.payload
         rnd = self.rounds.get(p.round_id)
         if rnd is None or rnd.resolved or self.has_handled(resolution):
-            return []
+            return
         if p.outcome == "CORRECTED" and p.result != rnd.pocket and self._on_wheel(p.result):
             self._correct(rnd, resolution)
         if rnd.hold is not None and rnd.hold_open:
             self._release(rnd, p.outcome, resolution, p.resolved_by,
                           within=p.resolved_at <= rnd.hold.payload.deadline)
-        return self.collect()
 
-    def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> list[Event]:
+    def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> None:
         """Release the holds whose 30 minutes end by `now + margin`: a payout may be held
         «por un lapso … que no podrá exceder de 30 minutos», decided or not."""
         for rnd in self.rounds.values():
             if rnd.hold is not None and rnd.hold_open and rnd.hold.payload.deadline <= now + margin:
                 self._release(rnd, "EXPIRED", rnd.hold, self.PRODUCER,
                               within=now <= rnd.hold.payload.deadline, at=now)
-        return self.collect()
 
     def _correct(self, rnd: Round, resolution: VerificationResolved) -> None:
         cfg, p = self.config, resolution.payload

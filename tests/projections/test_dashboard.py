@@ -12,6 +12,7 @@ from services.projections import store
 from services.projections.dashboard import render
 from services.projections.projector import apply_events
 from services.table.domain import TableSession
+from tests.table.unit import handle
 
 AT = datetime(2026, 11, 24, 5, 0, tzinfo=timezone.utc)
 
@@ -28,11 +29,11 @@ def even_chance(bet_id: str, amount: int) -> PlaceBet:
 
 def test_page_shows_each_table_its_figures_and_stakes_in_prison(tmp_path):
     table = TableSession("RUL-07")
-    log = table.handle(command(OpenTable, payload=TableOpenedData(
+    log = handle(table, command(OpenTable, payload=TableOpenedData(
         wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
     for c in (command(OpenRound), even_chance("j1", 2500), even_chance("j2", 1000),
               command(CloseBets), command(RecordSpin, payload=RecordSpinData(pocket="0"))):
-        log += table.handle(c)
+        log += handle(table, c)
     db = tmp_path / "floor.duckdb"
     with store.connect(db) as con:
         apply_events(con, log)
