@@ -22,8 +22,11 @@ T = "DLQ-01"
 DEALER = Actor(employee_id="D7", role="dealer")
 
 
+PIT = Actor(employee_id="PM7", role="pit_manager")
+
+
 def cmd(cls, **kw):
-    return cls(target_id=T, issued_by="test", actor=DEALER, **kw)
+    return cls(target_id=T, issued_by="test", actor=PIT if cls is OpenTable else DEALER, **kw)
 
 
 def bet(amount: int, bet_id: str) -> PlaceBet:
@@ -54,7 +57,7 @@ def session(floor, tmp_path_factory):
             OpenRound(target_id="NO-SUCH-TABLE", issued_by="test")),
     }
     spin = cmd(RecordSpin, payload=RecordSpinData(pocket="7"))
-    good = [cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    good = [cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
             cmd(OpenRound), bet(1000, "ok-1"), bet(90_000, "too-big"), cmd(CloseBets),
             bet(500, "late"), spin]

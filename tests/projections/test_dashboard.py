@@ -19,7 +19,8 @@ AT = datetime(2026, 11, 24, 5, 0, tzinfo=timezone.utc)
 
 def command(cls, **kw):
     return cls(target_id="RUL-07", issued_by="t", issued_at=AT,
-               actor=Actor(employee_id="D1", role="dealer"), **kw)
+               actor=Actor(employee_id="PM1" if cls is OpenTable else "D1",
+                           role="pit_manager" if cls is OpenTable else "dealer"), **kw)
 
 
 def even_chance(bet_id: str, amount: int) -> PlaceBet:
@@ -30,7 +31,7 @@ def even_chance(bet_id: str, amount: int) -> PlaceBet:
 def test_page_shows_each_table_its_figures_and_stakes_in_prison(tmp_path):
     table = TableSession("RUL-07")
     log = handle(table, command(OpenTable, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+        game="roulette", variant="european", seating="open", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
     for c in (command(OpenRound), even_chance("j1", 2500), even_chance("j2", 1000),
               command(CloseBets), command(RecordSpin, payload=RecordSpinData(pocket="0"))):
         log += handle(table, c)

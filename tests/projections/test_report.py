@@ -15,6 +15,7 @@ from services.table.domain import TableSession
 from tests.table.unit import handle
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+PIT = Actor(employee_id="PM1", role="pit_manager")
 
 
 def play(table: TableSession, at: datetime, pocket: str, stakes: list[tuple[str, int]]) -> list:
@@ -32,8 +33,8 @@ def play(table: TableSession, at: datetime, pocket: str, stakes: list[tuple[str,
 
 def test_report_counts_rounds_settled_in_the_range_with_exact_hold(tmp_path):
     t = TableSession("RUL-09")
-    log = handle(t, OpenTable(target_id="RUL-09", issued_by="t", issued_at=T0, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log = handle(t, OpenTable(target_id="RUL-09", issued_by="t", issued_at=T0, actor=PIT, payload=TableOpenedData(
+        game="roulette", variant="european", seating="open", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
     log += play(t, T0 + timedelta(minutes=1), "7", [("7", 1000), ("8", 2000)])    # pays 36 000
     log += play(t, T0 + timedelta(minutes=90), "0", [("7", 3000), ("9", 300)])    # house keeps all
     with store.connect(tmp_path / "r.duckdb") as con:
@@ -63,8 +64,8 @@ def test_a_stake_in_prison_counts_once_with_its_final_payout_even_in_one_batch(t
     def cmd(cls, **kw):
         return cls(target_id=t.id, issued_by="t", issued_at=at,
                    actor=Actor(employee_id="D1", role="dealer"), **kw)
-    log = handle(t, OpenTable(target_id="RUL-08", issued_by="t", issued_at=T0, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log = handle(t, OpenTable(target_id="RUL-08", issued_by="t", issued_at=T0, actor=PIT, payload=TableOpenedData(
+        game="roulette", variant="european", seating="open", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
     log += handle(t, cmd(OpenRound))
     log += handle(t, cmd(PlaceBet, payload=PlaceBetData(bet_id="jail", seat=1, player_id="P1", bet=BetSpec(
         kind="red", stake=Money(amount=1000, currency="BOB"), zero_option="prison"))))

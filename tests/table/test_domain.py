@@ -6,7 +6,7 @@ import pytest
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetRejected, BetSettled, BetSpec, CloseBets, CloseTable, CommandRejected,
+    BetPlaced, BetRejected, BetSettled, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
     OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData, RoundSettled,
     SpinResulted, TableOpenedData,
 )
@@ -14,11 +14,14 @@ from services.table.domain import RoundState, TableSession
 from tests.table.unit import handle
 
 DEALER = Actor(employee_id="D1", role="dealer")
+PIT = Actor(employee_id="PM1", role="pit_manager")
 T = "RUL-01"
 
 
-def cmd(cls, **kw):
-    return cls(target_id=T, issued_by="test", actor=DEALER,
+def cmd(cls, actor=None, **kw):
+    """A command from the dealer, or from the pit boss for what only a supervisor may do."""
+    actor = actor or (PIT if cls in (OpenTable, CloseTable, ChangeLimits) else DEALER)
+    return cls(target_id=T, issued_by="test", actor=actor,
                issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc), **kw)
 
 
@@ -42,7 +45,7 @@ def play(table, *bets, pocket):
 @pytest.fixture
 def table() -> TableSession:
     t = TableSession(T)
-    handle(t, cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)))
     handle(t, cmd(OpenRound))
     return t
@@ -68,13 +71,13 @@ def test_losing_bet_pays_nothing(table):
     assert events[2].payload.house_win == 1000
 
 
-def test_over_maximum_is_refused_with_the_limit_rule(table):
+def test_over_maximum_on_bo_plays_the_maximum_and_returns_the_excess(table):
     [event] = handle(table, bet(amount=60_000))
-    assert isinstance(event, BetRejected)
-    assert event.payload.code == "OVER_MAXIMUM"
-    assert event.payload.field == "payload.bet.stake.amount"
-    assert "50000" in event.payload.reason and event.payload.rule == "seed 002 §1.2.1.1"
-    assert table.round.bets == {}
+    assert isinstance(event, BetPlaced)
+    assert event.payload.bet.stake.amount == 50_000
+    assert event.payload.excess_returned.amount == 10_000
+    assert event.payload.limit_rule == "seed 002 §1.2.1.1"
+    assert table.round.bets["b1"].bet.stake.amount == 50_000
 
 
 def test_under_minimum_and_wrong_currency_are_refused(table):
@@ -131,7 +134,7 @@ def test_rebuild_from_the_log_gives_the_same_state(table):
 
 def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO", currency="BOB",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
                                                    min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets)):
         log += handle(table, c)
@@ -196,7 +199,7 @@ def test_the_table_cannot_close_while_a_stake_is_in_prison(table):
 
 def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(kind="even", numbers=(), bet_id="jail", zero_option="prison"),
               cmd(CloseBets), cmd(RecordSpin, payload=RecordSpinData(pocket="0"))):
@@ -210,7 +213,7 @@ def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
 
 def test_a_profile_without_the_choice_refuses_a_zero_option_naming_the_field():
     t = TableSession(T)
-    handle(t, cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="AR-RUL",
+    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="AR-RUL",
                                                    currency="ARS", min_bet=100, max_bet=50_000)))
     handle(t, cmd(OpenRound))
     [refused] = handle(t, bet(kind="red", numbers=(), currency="ARS", zero_option="prison"))

@@ -134,7 +134,7 @@ def test_correction_away_from_zero_frees_a_stake_the_wrong_result_imprisoned(tab
 
 def test_holds_and_corrections_are_rebuilt_from_the_log():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(bet_id="on17"), cmd(CloseBets),
               cmd(RecordSpin, payload=RecordSpinData(pocket="17"))):
