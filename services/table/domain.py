@@ -29,7 +29,7 @@ from contracts.payouts import (
 from contracts.permissions import authorize
 from contracts.table import (
     BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled, BetSettledData,
-    BetsClosed, BetsClosedData, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
+    BetLimits, BetsClosed, BetsClosedData, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
     CommandRejectCode, CommandRejectedData, LeaveSeat, LimitsChanged, OpenRound, OpenTable,
     PlaceBet, PlayerLeft, PlayerLeftData, PlayerSeated, PlayerSeatedData, RecordSpin,
     RoundOpened, RoundOpenedData, RoundSettled, RoundSettledData, SeatPlayer, SpinResulted,
@@ -234,24 +234,51 @@ class TableSession(Aggregate):
 
     def _within_limits(self, bet: BetSpec) -> tuple[Placement | None, BetProblem | None]:
         """(the bet as it plays within its kind's limits, the excess handed back, its rule),
-        or the (code, field, reason, rule) refusing it. Under the minimum:
-        refused («En ningún momento el monto de las apuestas podrá ser … inferior al mínimo»,
-        seed 002 §1.2.1.1). Over the maximum: per the profile's `over_max` switch."""
+        or the (code, field, reason, rule) refusing it. Under the minimum: refused («En ningún
+        momento el monto de las apuestas podrá ser … inferior al mínimo», seed 002 §1.2.1.1).
+        Over the maximum: per the profile's `over_max` switch (rules engine)."""
         cfg = self.config
         assert cfg is not None
+        parts = self.game.limit_parts(cfg, bet)
+        for kind, stake in parts:
+            lim = self.game.limits_for(cfg, kind)
+            if stake < lim.min_bet:
+                return None, ("UNDER_MINIMUM", "payload.bet.stake.amount",
+                              f"{_part(bet, kind, stake)} is under the minimum "
+                              f"{lim.min_bet}: {_limits_text(kind, lim, cfg.currency)}",
+                              LIMIT_RULE[cfg.profile])
+        if len(parts) > 1:
+            return self._whole_within_limits(bet, parts)
+        return self._played_within_maximum(bet)
+
+    def _whole_within_limits(self, bet: BetSpec, parts: list[tuple[str, int]]
+                             ) -> tuple[Placement | None, BetProblem | None]:
+        """A bet made of parts (a called bet's equal units) is not cut to a maximum, since
+        cutting one part would unbalance it: a part over its maximum refuses the bet."""
+        cfg = self.config
+        for kind, stake in parts:
+            lim = self.game.limits_for(cfg, kind)
+            if stake > lim.max_bet:
+                return None, ("OVER_MAXIMUM", "payload.bet.stake.amount",
+                              f"{_part(bet, kind, stake)} is over the maximum {lim.max_bet}: "
+                              f"{_limits_text(kind, lim, cfg.currency)}; a {bet.kind} bet "
+                              f"is not cut, stake it within the limits",
+                              LIMIT_RULE[cfg.profile])
+        return (bet, None, ""), None
+
+    def _played_within_maximum(self, bet: BetSpec) -> tuple[Placement | None, BetProblem | None]:
+        """Over the maximum: the maximum plays and the excess goes back (BO, CL; AR when it is
+        noticed before the spin, as it is here), or the bet is refused (LIVE-GG)."""
+        cfg = self.config
         lim, stake = self.game.limits_for(cfg, bet.kind), bet.stake.amount
-        where = f"{bet.kind} limits {lim.min_bet}–{lim.max_bet} ({cfg.currency} minor units)"
-        if stake < lim.min_bet:
-            return None, ("UNDER_MINIMUM", "payload.bet.stake.amount",
-                          f"{stake} is under the minimum {lim.min_bet}: {where}",
-                          LIMIT_RULE[cfg.profile])
         try:
             out = apply_limits(stake, TableLimits(lim.min_bet, lim.max_bet),
                                get_profile(cfg.profile), "payload.bet.stake.amount",
                                game=cfg.game)
         except RulesError:
             return None, ("OVER_MAXIMUM", "payload.bet.stake.amount",
-                          f"{stake} is over the maximum {lim.max_bet}: {where}",
+                          f"{stake} is over the maximum {lim.max_bet}: "
+                          f"{_limits_text(bet.kind, lim, cfg.currency)}",
                           LIMIT_RULE[cfg.profile])
         if not out.excess:
             return (bet, None, ""), None
@@ -499,3 +526,11 @@ def _limits_problem(min_bet: int, max_bet: int, per_kind: dict) -> tuple[str, st
             return (f"payload.bet_limits.{kind}.max_bet",
                     "max_bet must be positive and not below min_bet")
     return None
+
+
+def _part(bet: BetSpec, kind: str, stake: int) -> str:
+    return str(stake) if kind == bet.kind else f"the {kind} of {stake} in this {bet.kind}"
+
+
+def _limits_text(kind: str, lim: BetLimits, currency: str) -> str:
+    return f"{kind} limits {lim.min_bet}–{lim.max_bet} ({currency} minor units)"

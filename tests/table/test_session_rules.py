@@ -271,3 +271,13 @@ def test_a_wheel_the_profile_does_not_play_is_refused_naming_the_variant():
         game="roulette", variant="american_single", profile="BO", currency="BOB",
         min_bet=100, max_bet=50_000)))
     assert refused.payload.field == "payload.variant" and "BO" in refused.payload.reason
+
+
+def test_a_called_bet_is_limited_component_by_component_and_never_cut():
+    table = opened("BO", min_bet=100, max_bet=1_000)
+    ok = place(table, 9 * 500, kind="voisins", numbers=(), bet_id="v")  # street, corner: 1 000
+    assert isinstance(ok, BetPlaced) and ok.payload.bet.stake.amount == 4_500
+    over = place(table, 9 * 600, kind="voisins", numbers=(), bet_id="w")  # streets of 1 200
+    assert over.payload.code == "OVER_MAXIMUM" and "street of 1200" in over.payload.reason
+    under = place(table, 6 * 50, kind="tiers", numbers=(), bet_id="t")
+    assert under.payload.code == "UNDER_MINIMUM" and "split of 50" in under.payload.reason

@@ -37,6 +37,10 @@ class GameAdapter(Protocol):
     def limits_for(self, config: TableOpenedData, kind: str) -> BetLimits:
         """The minimum and maximum of one bet kind at this table, as the engine reads them."""
 
+    def limit_parts(self, config: TableOpenedData, bet: BetSpec) -> list[tuple[str, int]]:
+        """What the limits apply to: [(kind, stake)] — the bet itself, or the parts of a bet
+        made of several (a called roulette bet's components)."""
+
     def bet_problem(self, config: TableOpenedData, bet: BetSpec) -> Problem | None:
         """Is this a valid bet of the game (the engine's verdict), field relative to payload?"""
 

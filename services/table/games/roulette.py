@@ -22,6 +22,8 @@ from contracts.table import (
 from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.roulette import KINDS, WHEELS
+from services.rules.roulette.bets import CALLED_KINDS
+from services.rules.roulette.called import expand
 from services.rules.roulette.limits import limits_for as engine_limits_for
 from services.rules.roulette.paytable import check_wheel
 from services.table import corrections, settlement
@@ -60,6 +62,18 @@ class Roulette:
                   | {DEFAULT_KEY: table}) if config.bet_limits else table
         found = engine_limits_for(limits, kind, get_profile(config.profile)) or table
         return BetLimits(min_bet=found.minimum, max_bet=found.maximum)
+
+    def limit_parts(self, config: TableOpenedData, bet: BetSpec) -> list[tuple[str, int]]:
+        """A called bet (voisins, tiers, orphelins, neighbours) is limited component by
+        component, each an ordinary inside bet, as the engine settles it (called.py); a called
+        bet the engine cannot expand is limited whole and refused as invalid afterwards."""
+        if bet.kind not in CALLED_KINDS:
+            return [(bet.kind, bet.stake.amount)]
+        try:
+            parts = expand(settlement.engine_bet(bet), bet.stake.amount, WHEELS[config.wheel])
+        except RulesError:
+            return [(bet.kind, bet.stake.amount)]
+        return [(p.kind, p.amount) for p in parts]
 
     def bet_problem(self, config: TableOpenedData, bet: BetSpec) -> Problem | None:
         return settlement.bet_problem(config, bet)
