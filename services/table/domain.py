@@ -28,7 +28,7 @@ from contracts.payouts import (
 )
 from contracts.permissions import authorize
 from contracts.table import (
-    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled, BetSettledData,
+    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled,
     BetLimits, BetsClosed, BetsClosedData, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
     CommandRejectCode, CommandRejectedData, LeaveSeat, LimitsChanged, OpenRound, OpenTable,
     PlaceBet, PlayerLeft, PlayerLeftData, PlayerSeated, PlayerSeatedData, RecordSpin,
@@ -58,6 +58,9 @@ Placement = tuple[BetSpec, Money | None, str]   # (the bet that plays, excess re
 
 class TableSession(Aggregate):
     PRODUCER = "table-service"
+    # The layout of snapshot_state() (services/table/snapshot.py); bump it when that changes,
+    # so older snapshots are ignored and the table is rebuilt from the log.
+    STATE_VERSION = 1
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -412,10 +415,15 @@ class TableSession(Aggregate):
         JSON-able values."""
         return snapshot.dump(self)
 
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """The inverse of snapshot_state, on a new session (the runtime's base class calls it,
+        then sets the version and the handled ids)."""
+        snapshot.load(self, state)
+
     @classmethod
     def from_snapshot_state(cls, aggregate_id: str, state: dict[str, Any]) -> "TableSession":
         table = cls(aggregate_id)
-        snapshot.load(table, state)
+        table.restore_state(state)
         return table
 
     # ===== state changes =======================================================================

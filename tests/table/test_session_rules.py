@@ -12,7 +12,7 @@ from contracts.table import (
 from services.table.domain import TableSession
 from services.table.games import ADAPTERS
 from services.table.games.roulette import Roulette
-from tests.table.test_domain import DEALER, PIT, T, cmd
+from tests.table.test_domain import T, cmd
 from tests.table.unit import handle
 
 CURRENCY = {"BO": "BOB", "AR-RUL": "ARS", "CL-ARICA": "CLP", "LIVE-GG": "EUR"}

@@ -17,7 +17,8 @@ VOLATILE = {"event_id", "recorded_at"}
 def restored(table: TableSession) -> TableSession:
     state = json.loads(json.dumps(table.snapshot_state()))  # only JSON values survive this
     copy = TableSession.from_snapshot_state(table.id, state)
-    copy.version, copy._handled = table.version, set(table._handled)  # the base class's part
+    # the base class's part: the version and the handled ids
+    copy.version, copy._handled = table.version, type(table._handled)(table._handled)
     return copy
 
 

@@ -76,4 +76,6 @@ def adapter_for(game: str) -> GameAdapter | None:
 
 
 def _load() -> None:
-    from services.table.games import roulette  # noqa: F401  (registers "roulette")
+    """Import the live adapters (each registers itself); imported late, since they import the
+    rules engine and this package is imported by the session."""
+    from services.table.games import roulette  # noqa: F401
