@@ -60,10 +60,14 @@ class Event(Message):
     causation_id: Id | None = Field(default=None, description="The command or event that caused it")
     correlation_id: Id = Field(description="Ties together everything of one flow (e.g. a round)")
     actor: Actor | None = None
+    partition_key: Id | None = Field(
+        default=None, description="The topic's partition key when it is not the aggregate id "
+                                  "(a round check is keyed by its table, so the table's owner "
+                                  "reads it from the partition it owns)")
 
     @property
     def key(self) -> str:
-        return self.aggregate_id
+        return self.partition_key or self.aggregate_id
 
 
 class Command(Message):

@@ -7,9 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from kafka.partitioner.default import murmur2
+
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
 from contracts.payouts import PAYOUT_EVENTS
+from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
 from contracts.vision import CHECK_COMMANDS, CHECK_EVENTS, FRAME_EVENTS
 
@@ -45,18 +48,26 @@ VISION_FRAMES_TOPIC = TopicSpec(
     "floor.vision.frames", 3, "camera id", FRAME_EVENTS,
     "Frames stored by the camera gateways, and camera status changes.")
 VISION_CHECKS_TOPIC = TopicSpec(
-    "floor.vision.checks", 3, "round check id (the round's correlation id)", CHECK_EVENTS,
-    "What the readers saw and the check of each dealer result against it (payout holds).")
+    "floor.vision.checks", 3, "table id (partition_key; the aggregate is the round check)",
+    CHECK_EVENTS,
+    "What the readers saw and the check of each dealer result against it (payout holds). "
+    "Keyed by table id, like the table topics, so a table's owner reads its checks from the "
+    "partition it owns.")
 VISION_COMMANDS_TOPIC = TopicSpec(
     "floor.vision.commands", 3, "round check id (the round's correlation id)", CHECK_COMMANDS,
     "Requests from the surveillance room about round checks: resolving a verification.")
+TABLE_SNAPSHOTS_TOPIC = TopicSpec(
+    "floor.table.snapshots", 3, "table id (checkpoints: their partition)",
+    (AggregateSnapshot, Checkpoint),
+    "Snapshots of the table sessions, one block per partition of floor.table.events, so a "
+    "table service restarts from a recent state. A cache of the log, never a source of truth.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    VISION_COMMANDS_TOPIC, DEAD_LETTER_TOPIC)}
+    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}
@@ -67,6 +78,12 @@ def topic_for(message: Message) -> TopicSpec:
         return _BY_TYPE[type_of(message)]
     except KeyError:
         raise LookupError(f"no topic carries {type_of(message)}") from None
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """The partition a key lands in: murmur2, as the Java client and aiokafka compute it, so a
+    table's commands, events, checks and snapshots share one partition number."""
+    return (murmur2(key.encode()) & 0x7FFFFFFF) % partitions
 
 
 def partition_counts() -> dict[str, int]:

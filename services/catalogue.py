@@ -13,13 +13,10 @@ from services.runtime.settings import Settings
 def service_brokers() -> list[KafkaBroker]:
     from services.projections.app import ProjectorService
     from services.simulator.app import simulator_bus
-    from services.table.app import TableService
-    from services.vision.service.app import VisionService
-    from services.vision.service.evidence import EvidenceStore
+    from services.table import bootstrap as table
+    from services.vision.service import bootstrap as vision
 
     settings = Settings(bootstrap="kafka:9092")
-    table = TableService(Bus(settings, "table-service"))
     projector = ProjectorService(Bus(settings, "projector"), Path("unused.duckdb"))
-    vision = VisionService(Bus(settings, "vision-service"), EvidenceStore(Path("unused")))
-    return [table.bus.broker, projector.bus.broker, vision.bus.broker,
-            simulator_bus(settings).broker]
+    return [table.build(settings).bus.broker, projector.bus.broker,
+            vision.build(settings, Path("unused")).bus.broker, simulator_bus(settings).broker]

@@ -34,7 +34,7 @@ def service() -> None:
 @_common
 def table(bootstrap: str, status_port: int, log_file: Path | None) -> None:
     """Table sessions: commands in, table events out."""
-    from services.table.app import main
+    from services.table.bootstrap import main
     setup_logging("table-service", log_file)
     asyncio.run(main(Settings.from_env(bootstrap), status_port=status_port,
                      on_ready=_announce("table-service")))
@@ -68,7 +68,7 @@ def vision(bootstrap: str, status_port: int, log_file: Path | None,
            evidence_dir: Path | None, min_confidence: float, calibrations: Path | None,
            hold_minutes: float) -> None:
     """Reads camera frames, checks each dealer result against them, requests verifications."""
-    from services.vision.service.app import main
+    from services.vision.service.bootstrap import main
     setup_logging("vision-service", log_file)
     settings = Settings.from_env(bootstrap)
     asyncio.run(main(settings, evidence_dir or settings.var_dir / "evidence",

@@ -15,9 +15,10 @@ from contracts.envelope import Event, Message
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from services.projections import store
 from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
-from services.projections.dashboard import dashboard_pages
+from services.projections.dashboard import dashboard_routes
 from services.runtime.bus import Bus, Rejected
-from services.runtime.service import run_service
+from services.runtime.service import Service, run_service
+from services.runtime.store import BatchContext
 from services.runtime.settings import Settings
 
 SERVICE = "projector"
@@ -34,18 +35,18 @@ class ProjectorService:
         self._batch: ProjectionBatch | None = None
         self._lock = asyncio.Lock()
         self._opened_at = self._used_at = 0.0
-        bus.consume(TABLE_EVENTS_TOPIC, group_id=SERVICE, handler=self.on_event,
-                    around_batch=self.transaction,
+        events = {kind: self.on_event for kind in TABLE_EVENTS_TOPIC.carries}
+        checks = {kind: self.on_event for kind in VISION_CHECKS_TOPIC.carries}
+        bus.consume([TABLE_EVENTS_TOPIC], SERVICE, events, context=self.transaction,
                     description="Projects every table event into the reporting database.")
-        bus.consume(VISION_CHECKS_TOPIC, group_id=f"{SERVICE}-checks", handler=self.on_event,
-                    around_batch=self.transaction,
+        bus.consume([VISION_CHECKS_TOPIC], f"{SERVICE}-checks", checks, context=self.transaction,
                     description="Projects CCTV round checks and payout holds.")
-        bus.consume(DEAD_LETTER_TOPIC, group_id=f"{SERVICE}-deadletters",
-                    handler=self.on_dead_letter, around_batch=self.transaction,
+        bus.consume([DEAD_LETTER_TOPIC], f"{SERVICE}-deadletters",
+                    {DeadLetter: self.on_dead_letter}, context=self.transaction,
                     description="Keeps dead letters visible on the floor dashboard.")
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self) -> AsyncIterator[BatchContext]:
         """One DuckDB transaction per consumed batch, on a connection held while busy
         (opening the file costs tens of milliseconds, more than a typical batch)."""
         async with self._lock:
@@ -53,7 +54,7 @@ class ProjectorService:
             con.begin()
             self._batch = ProjectionBatch(con)
             try:
-                yield
+                yield BatchContext()
                 self._batch.flush()
                 con.commit()
             except BaseException:
@@ -80,15 +81,15 @@ class ProjectorService:
     def close(self) -> None:
         self._release()
 
-    async def release_when_idle(self) -> None:
+    async def release_when_idle(self, stop: asyncio.Event) -> None:
         """Background task: close the file when no batch came for a while."""
-        while True:
+        while not stop.is_set():
             await asyncio.sleep(IDLE_RELEASE_SECONDS / 2)
             if self._con is not None and time.monotonic() - self._used_at > IDLE_RELEASE_SECONDS:
                 async with self._lock:
                     self._release()
 
-    async def on_event(self, message: Message) -> None:
+    async def on_event(self, message: Message, _ctx: BatchContext) -> None:
         assert isinstance(message, Event) and self._batch is not None
         try:
             if self._batch.apply(message):
@@ -98,7 +99,7 @@ class ProjectorService:
         except SequenceGap as gap:
             raise Rejected("sequence_gap", str(gap)) from None
 
-    async def on_dead_letter(self, message: Message) -> None:
+    async def on_dead_letter(self, message: Message, _ctx: BatchContext) -> None:
         assert isinstance(message, DeadLetter) and self._batch is not None
         apply_dead_letter(self._batch.con, message)
 
@@ -112,11 +113,9 @@ async def main(settings: Settings, db_path: Path, *, status_port: int = 0,
                on_ready: Callable[[str], None] | None = None) -> None:
     """Run the projector (and the floor dashboard it serves) until stopped."""
     bus = Bus(settings, SERVICE)
-    service = ProjectorService(bus, db_path, evidence_dir or settings.var_dir / "evidence")
-    releaser = asyncio.create_task(service.release_when_idle())
-    try:
-        await run_service(bus, status=service.status, status_port=status_port,
-                          pages=dashboard_pages(service), stop=stop, on_ready=on_ready)
-    finally:
-        releaser.cancel()
-        service.close()
+    evidence_dir = evidence_dir or settings.var_dir / "evidence"
+    service = ProjectorService(bus, db_path, evidence_dir)
+    await run_service(Service(bus, status=service.status,
+                              routes=dashboard_routes(db_path, evidence_dir),
+                              tasks=[service.release_when_idle], cleanup=[service.close]),
+                      status_port=status_port, stop=stop, on_ready=on_ready)

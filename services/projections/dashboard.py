@@ -1,24 +1,37 @@
 """The floor dashboard: live per-table figures, a chart of house win, recent refusals and dead
-letters — served by the projector at / (HTML, refreshes itself) and /api/tables (JSON)."""
+letters — served by the projector at / (HTML, refreshes itself), /api/tables (JSON) and
+/evidence/<sha256> (the CCTV frame of a check).
+
+It reads only the DuckDB file and the evidence store, so it knows nothing of the service that
+serves it. Every value from the file is escaped (`e`) before it goes into the page: a dead
+letter carries whatever a producer sent, markup included.
+"""
 from __future__ import annotations
 
 import html
 import json
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
 
 from contracts.money import format_money
 from services.projections import store
 from services.projections.holds import Correction, check_counts, corrections_report
 from services.projections.report import TableFigures, table_report
-from services.vision.service.evidence import EvidenceStore
-
-if TYPE_CHECKING:
-    from services.projections.app import ProjectorService
-    from services.runtime.status import Page
+from services.runtime.evidence import EvidenceStore
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}"""
+
+
+def e(value: object) -> str:
+    """A value from the file, made safe to put in the page (text or attribute)."""
+    return html.escape(str(value))
 
 
 def chart(figures: list[TableFigures]) -> str:
@@ -32,17 +45,17 @@ def chart(figures: list[TableFigures]) -> str:
         x = 400 if f.house_win >= 0 else 400 - width
         colour = "#2a8f3c" if f.house_win >= 0 else "#c0392b"
         y = 10 + i * 28
-        rows.append(f'<text x="0" y="{y + 15}">{html.escape(f.table_id)}</text>'
+        rows.append(f'<text x="0" y="{y + 15}">{e(f.table_id)}</text>'
                     f'<rect x="{x}" y="{y}" width="{width}" height="20" fill="{colour}"/>'
                     f'<text x="720" y="{y + 15}" text-anchor="end">'
-                    f'{html.escape(format_money(f.house_win, f.currency))}</text>')
+                    f'{e(format_money(f.house_win, f.currency))}</text>')
     height = 20 + 28 * len(figures)
     return (f'<svg width="720" height="{height}" role="img" aria-label="house win per table">'
             f'<line x1="400" y1="0" x2="400" y2="{height}" stroke="#999"/>{"".join(rows)}</svg>')
 
 
-def snapshot(service: "ProjectorService") -> dict[str, Any]:
-    with store.connect(service.db_path) as con:
+def snapshot(db_path: Path) -> dict[str, Any]:
+    with store.connect(db_path) as con:
         figures = table_report(con)
         last = dict(con.execute(
             "SELECT table_id, arg_max(pocket, settled_at) FROM rounds WHERE settled_at IS NOT NULL "
@@ -78,7 +91,7 @@ def in_prison(found: tuple[int, int] | None, currency: str) -> str:
     if not found:
         return "—"
     count, amount = found
-    return f"{count} ({format_money(int(amount), currency)})"
+    return f"{count} ({e(format_money(int(amount), currency))})"
 
 
 def hold_left(seconds: float, release: str | None = None) -> str:
@@ -92,25 +105,26 @@ def hold_left(seconds: float, release: str | None = None) -> str:
 
 def held_money(held: int | None, currency: str | None) -> str:
     """The winning payouts the table service holds for the round ('—' before it has)."""
-    return "—" if held is None else format_money(int(held), currency or "")
+    return "—" if held is None else e(format_money(int(held), currency or ""))
 
 
 def holds_html(s: dict[str, Any]) -> str:
     rows = "".join(
-        f"<tr><td>{html.escape(t or '')}</td><td>{html.escape(r or '')}</td><td>{html.escape(d or '')}</td>"
-        f"<td>{html.escape(read)}</td><td>{reason}</td><td>{html.escape(detail or '')}</td>"
+        f"<tr><td>{e(t or '')}</td><td>{e(r or '')}</td><td>{e(d or '')}</td>"
+        f"<td>{e(read)}</td><td>{e(reason)}</td><td>{e(detail or '')}</td>"
         f"<td>{conf:.2f}</td><td>{held_money(held, cur)}</td><td>{hold_left(left, release)}</td>"
-        f"<td><a href='/evidence/{sha}'><img src='/evidence/{sha}' width='160' "
-        f"alt='CCTV frame {sha[:12]}'></a><br><code>{sha[:12]}…</code></td>"
-        f"<td><code>{html.escape(check)}</code></td></tr>"
+        f"<td><a href='/evidence/{e(sha)}'><img src='/evidence/{e(sha)}' width='160' "
+        f"alt='CCTV frame {e(sha[:12])}'></a><br><code>{e(sha[:12])}…</code></td>"
+        f"<td><code>{e(check)}</code></td></tr>"
         for t, r, d, read, reason, detail, conf, sha, left, check, held, cur, release
         in s["holds"])
     c = s["checks"]
-    return (f"<h2>CCTV checks</h2><p>{c.get('confirmed', 0)} confirmed by camera · "
-            f"{c.get('verification', 0)} sent to surveillance · {c.get('pending', 0)} waiting "
-            f"for frame or result · resolved by surveillance: {c.get('upheld', 0)} upheld, "
-            f"{c.get('corrected', 0)} corrected. Winning payouts of a round under verification "
-            f"may be held for at most 30 minutes (seed 002 §1.3; seed 004 RG §6).</p>"
+    return (f"<h2>CCTV checks</h2><p>{e(c.get('confirmed', 0))} confirmed by camera · "
+            f"{e(c.get('verification', 0))} sent to surveillance · "
+            f"{e(c.get('pending', 0))} waiting for frame or result · resolved by surveillance: "
+            f"{e(c.get('upheld', 0))} upheld, {e(c.get('corrected', 0))} corrected. Winning "
+            f"payouts of a round under verification may be held for at most 30 minutes "
+            f"(seed 002 §1.3; seed 004 RG §6).</p>"
             f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
             f"<th>why</th><th>detail</th><th>confidence</th><th>payouts held</th><th>hold left</th><th>evidence</th>"
             f"<th>check id (casino surveillance resolve)</th></tr>"
@@ -122,13 +136,13 @@ def corrections_html(corrections: list[Correction]) -> str:
     if not corrections:
         return ""
     rows = "".join(
-        f"<tr><td>{html.escape(c.table_id)}</td><td>{html.escape(c.round_id)}</td>"
-        f"<td>{html.escape(c.dealer_result)}</td><td><b>{html.escape(c.cctv_result)}</b></td>"
-        f"<td>{html.escape(c.resolved_by)}</td>"
+        f"<tr><td>{e(c.table_id)}</td><td>{e(c.round_id)}</td>"
+        f"<td>{e(c.dealer_result)}</td><td><b>{e(c.cctv_result)}</b></td>"
+        f"<td>{e(c.resolved_by)}</td>"
         f"<td>{c.resolved_at:%Y-%m-%d %H:%M:%S}</td>"
         f"<td>{'within 30 min' if c.within_hold else '<b class=neg>after 30 min</b>'}</td>"
-        f"<td>{c.bets_changed}</td><td>{html.escape(c.money())}</td>"
-        f"<td>{html.escape(c.note)}</td></tr>" for c in corrections)
+        f"<td>{e(c.bets_changed)}</td><td>{e(c.money())}</td>"
+        f"<td>{e(c.note)}</td></tr>" for c in corrections)
     return ("<h3>Corrected by surveillance</h3><p>These rounds were settled on the dealer's "
             "result; the table service re-settled them on the result CCTV shows. Finance: "
             "<code>casino report holds</code> lists them too.</p>"
@@ -138,21 +152,23 @@ def corrections_html(corrections: list[Correction]) -> str:
             f"{rows}</table>")
 
 
-def render(service: "ProjectorService") -> bytes:
-    s = snapshot(service)
+def render(db_path: Path) -> bytes:
+    s = snapshot(db_path)
     rows = "".join(
-        f"<tr><td>{html.escape(f.table_id)}</td><td>{f.rounds}</td>"
-        f"<td>{format_money(f.wagered, f.currency)}</td><td>{format_money(f.paid, f.currency)}</td>"
-        f"<td class='{'neg' if f.house_win < 0 else ''}'>{format_money(f.house_win, f.currency)}</td>"
-        f"<td>{f.hold_pct if f.hold_pct is not None else '—'} %</td>"
-        f"<td>{html.escape(str(s['last_pocket'].get(f.table_id, '—')))}</td>"
+        f"<tr><td>{e(f.table_id)}</td><td>{e(f.rounds)}</td>"
+        f"<td>{e(format_money(f.wagered, f.currency))}</td>"
+        f"<td>{e(format_money(f.paid, f.currency))}</td>"
+        f"<td class='{'neg' if f.house_win < 0 else ''}'>"
+        f"{e(format_money(f.house_win, f.currency))}</td>"
+        f"<td>{e(f.hold_pct if f.hold_pct is not None else '—')} %</td>"
+        f"<td>{e(s['last_pocket'].get(f.table_id, '—'))}</td>"
         f"<td>{in_prison(s['prison'].get(f.table_id), f.currency)}</td></tr>"
         for f in s["figures"])
-    refusals = "".join(f"<tr><td>{html.escape(str(t))}</td><td>{html.escape(tb)}</td><td>{c}</td>"
-                       f"<td>{html.escape(r)}</td><td>{html.escape(rule or '')}</td></tr>"
+    refusals = "".join(f"<tr><td>{e(t)}</td><td>{e(tb)}</td><td>{e(c)}</td>"
+                       f"<td>{e(r)}</td><td>{e(rule or '')}</td></tr>"
                        for t, tb, c, r, rule in s["refusals"])
-    letters = "".join(f"<tr><td>{html.escape(str(t))}</td><td>{sv}</td><td>{c}</td>"
-                      f"<td>{html.escape(r)}</td></tr>" for t, sv, c, r in s["dead_letters"])
+    letters = "".join(f"<tr><td>{e(t)}</td><td>{e(sv)}</td><td>{e(c)}</td>"
+                      f"<td>{e(r)}</td></tr>" for t, sv, c, r in s["dead_letters"])
     page = f"""<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">
 <title>Casino floor — live</title><style>{STYLE}</style></head><body>
 <h1>Casino floor — live</h1><p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
@@ -161,19 +177,28 @@ def render(service: "ProjectorService") -> bytes:
 <h2>House win per table</h2>{chart(s["figures"])}
 {holds_html(s)}
 <h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th><th>rule</th></tr>{refusals}</table>
-<h2>Dead letters ({s["dead_letter_count"]})</h2><table><tr><th>when</th><th>service</th><th>code</th><th>reason</th></tr>{letters}</table>
+<h2>Dead letters ({e(s["dead_letter_count"])})</h2><table><tr><th>when</th><th>service</th><th>code</th><th>reason</th></tr>{letters}</table>
 </body></html>"""
     return page.encode()
 
 
-def dashboard_pages(service: "ProjectorService") -> dict[str, "Page"]:
-    def tables_json(_q: dict[str, str]) -> bytes:
-        return json.dumps([f.to_dict() for f in snapshot(service)["figures"]]).encode()
+def dashboard_routes(db_path: Path, evidence_dir: Path) -> list[Route]:
+    """The dashboard's pages. Plain `def` endpoints: Starlette runs them in a worker thread,
+    so a DuckDB query waiting for the projector's lock never blocks the consumers."""
+    evidence = EvidenceStore(evidence_dir)
 
-    def evidence(q: dict[str, str]) -> bytes | None:
-        path = EvidenceStore(service.evidence_dir).path_of(q.get("_rest", ""))
-        return path.read_bytes() if path else None
+    def floor(_request: Request) -> HTMLResponse:
+        return HTMLResponse(render(db_path))
 
-    return {"/": ("text/html; charset=utf-8", lambda _q: render(service)),
-            "/api/tables": ("application/json", tables_json),
-            "/evidence/": ("image/jpeg", evidence)}
+    def tables(_request: Request) -> Response:
+        body = json.dumps([f.to_dict() for f in snapshot(db_path)["figures"]])
+        return Response(body, media_type="application/json")
+
+    def frame(request: Request) -> Response:
+        path = evidence.path_of(request.path_params["sha256"])
+        if path is None:
+            raise HTTPException(404, "no such evidence frame")
+        return Response(path.read_bytes(), media_type="image/jpeg")
+
+    return [Route("/", floor), Route("/api/tables", tables),
+            Route("/evidence/{sha256}", frame)]

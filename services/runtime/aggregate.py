@@ -3,11 +3,13 @@ number (in the manner of the `eventsourcing` library). Pure: no I/O.
 
 A handler checks a command (or an event it reacts to) against the state and calls
 `trigger(...)`, which builds the event with the next sequence number, applies it, and queues it
-for publishing. Rebuilding is applying the stored events in order. Every event records the
-message that caused it, so a redelivered message can be recognised (`has_handled`).
+for publishing; the unit of work (store.py) collects and publishes what is queued. Rebuilding
+is applying the stored events in order. Every event records the message that caused it, so a
+redelivered message can be recognised (`has_handled`).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any, ClassVar, Iterable, TypeVar
 
@@ -16,6 +18,11 @@ from contracts.envelope import Command, Event, Message
 E = TypeVar("E", bound=Event)
 A = TypeVar("A", bound="Aggregate")
 
+# How many causation ids an aggregate remembers. A message comes again only while its offset is
+# not committed (one batch, at most a few hundred records) or after a rebalance; remembering every
+# id ever would grow without end and make every snapshot bigger.
+REMEMBERED_CAUSES = 10_000
+
 
 class SequenceError(RuntimeError):
     """An event does not follow the aggregate's last sequence number (gap or out of order)."""
@@ -23,11 +30,14 @@ class SequenceError(RuntimeError):
 
 class Aggregate:
     PRODUCER: ClassVar[str] = "unknown"
+    # Bump when snapshot_state() changes shape: older snapshots are then ignored (full replay).
+    STATE_VERSION: ClassVar[int] = 1
 
     def __init__(self, aggregate_id: str) -> None:
         self.id = aggregate_id
         self.version = 0
-        self._handled: set[str] = set()
+        self.partition_key: str | None = None  # None: events are keyed by the aggregate id
+        self._handled: OrderedDict[str, None] = OrderedDict()
         self._pending: list[Event] = []
 
     # -- rebuilding -------------------------------------------------------------------------
@@ -44,12 +54,20 @@ class Aggregate:
                                 f"got {event.sequence} ({event.event_type})")
         self.mutate(event)
         self.version = event.sequence
+        if event.partition_key:
+            self.partition_key = event.partition_key
         if event.causation_id:
-            self._handled.add(event.causation_id)
+            self._remember(event.causation_id)
 
     def mutate(self, event: Event) -> None:
         """Change state for one event; subclasses dispatch on the event type."""
         raise NotImplementedError
+
+    def _remember(self, cause: str) -> None:
+        self._handled[cause] = None
+        self._handled.move_to_end(cause)
+        while len(self._handled) > REMEMBERED_CAUSES:
+            self._handled.popitem(last=False)
 
     # -- deciding ---------------------------------------------------------------------------
     def has_handled(self, cause: Message) -> bool:
@@ -63,7 +81,7 @@ class Aggregate:
             aggregate_id=self.id, sequence=self.version + 1,
             occurred_at=occurred_at or _time_of(cause), producer=self.PRODUCER,
             causation_id=cause_id(cause), correlation_id=cause.correlation_id,
-            actor=cause.actor, payload=payload,
+            actor=cause.actor, payload=payload, partition_key=self.partition_key,
         )
         self.apply(event)
         self._pending.append(event)
@@ -73,6 +91,35 @@ class Aggregate:
         """The events triggered since the last collect, in order, to publish."""
         pending, self._pending = self._pending, []
         return pending
+
+    # -- snapshots --------------------------------------------------------------------------
+    @classmethod
+    def snapshots_supported(cls) -> bool:
+        return cls.snapshot_state is not Aggregate.snapshot_state
+
+    def snapshot_state(self) -> dict[str, Any]:
+        """The aggregate's own state as JSON values; aggregates that support snapshots
+        override this and `restore_state`."""
+        raise NotImplementedError
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to carry on from this version: the subclass's state, the
+        remembered causes and the partition key."""
+        return {"state": self.snapshot_state(), "handled": list(self._handled),
+                "partition_key": self.partition_key}
+
+    @classmethod
+    def from_snapshot(cls: type[A], aggregate: A, version: int, snap: dict[str, Any]) -> A:
+        """`aggregate` (new, from the service's factory) brought to `version` by `snap`."""
+        aggregate.restore_state(snap["state"])
+        aggregate.version = version
+        aggregate.partition_key = snap.get("partition_key")
+        for cause in snap.get("handled", ()):
+            aggregate._remember(cause)
+        return aggregate
 
 
 def cause_id(message: Message) -> str:

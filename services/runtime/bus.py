@@ -1,33 +1,50 @@
 """A service's connection to Kafka (through FastStream): publish messages to their registered
-topics, consume topics in batches with decoding, dead-lettering and counters.
+topics, consume topics in batches and hand each message to the service's handler for its type.
 
-Consumption is at-least-once: offsets are committed after a batch is handled, so a crash
-redelivers — handlers must be idempotent (see aggregate.has_handled and sequence.SequenceGuard).
-A message that cannot be used (undecodable bytes, unknown type, invalid payload, a sequence
-gap, a handler error) goes to the dead-letter topic with the reason and its original bytes, and
-the consumer keeps going.
+Consumption is at-least-once: offsets are committed after a batch is handled and its events
+published, so a crash redelivers — handlers must be idempotent (aggregate.has_handled, the
+projector's sequence guard). A message that cannot be used (undecodable bytes, unknown type,
+invalid payload, a broken aggregate, a handler error) goes to the dead-letter topic with the
+reason and its original bytes, and the consumer keeps going; a broker error fails the batch,
+which is redelivered after a pause.
 """
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
+import time
 from collections import Counter
-import contextlib
-from typing import Any, AsyncContextManager, Awaitable, Callable, Sequence, Union
+from typing import (
+    TYPE_CHECKING, Any, AsyncContextManager, Awaitable, Callable, Mapping, Sequence, TypeVar,
+    Union,
+)
 
-from aiokafka import ConsumerRecord
+from aiokafka import ConsumerRecord, ConsumerRebalanceListener, TopicPartition
+from aiokafka.coordinator.assignors.range import RangePartitionAssignor
 from aiokafka.errors import KafkaError
+from aiokafka.structs import RecordMetadata
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker, KafkaMessage
 
 from contracts import DecodeError, TopicSpec, decode, encode, topic_for
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Message, type_of
-from contracts.topics import DEAD_LETTER_TOPIC
+from contracts.topics import DEAD_LETTER_TOPIC, partition_for
+from services.runtime.metrics import ServiceMetrics
 from services.runtime.settings import Settings
+from services.runtime.store import AggregateBroken, BatchContext
+
+if TYPE_CHECKING:
+    from services.runtime.store import AggregateStore
 
 log = logging.getLogger(__name__)
+D = TypeVar("D")
 RETRY_PAUSE_SECONDS = 1.0
+# /health turns unhealthy when a consumer's batch failed this many times in a row (it is stuck:
+# nothing after that batch is handled) or a partition lags this many messages behind.
+STUCK_AFTER_FAILURES = 3
+LAG_LIMIT = 10_000
 
 
 class Rejected(Exception):
@@ -39,7 +56,18 @@ class Rejected(Exception):
         self.reason = reason
 
 
-Handler = Callable[[Message], Awaitable[None]]
+# A handler is a plain function of the message and the batch's context (a unit of work, a
+# projection transaction); it may be a coroutine function.
+Handler = Callable[[Any, Any], Union[Awaitable[None], None]]
+Handlers = Mapping[type[Message], Handler]
+
+
+def bind(handlers: Mapping[type[Message], Callable[[Any, Any, D], Any]], deps: D) -> Handlers:
+    """A handler map whose functions also take the service's dependencies (`deps`, built by
+    its bootstrap), as the bus calls them: (message, context)."""
+    def bound(fn: Callable[[Any, Any, D], Any]) -> Handler:
+        return lambda message, ctx: fn(message, ctx, deps)
+    return {kind: bound(fn) for kind, fn in handlers.items()}
 
 
 class Bus:
@@ -47,18 +75,36 @@ class Bus:
         self.service = service
         self.settings = settings
         self.stats: Counter[str] = Counter()
+        self.metrics = ServiceMetrics(service)
+        self.failing: Counter[str] = Counter()           # consumer -> batches failed in a row
+        self.lags: dict[tuple[str, int], int] = {}       # (topic, partition) -> messages behind
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options())
 
     # -- publishing -------------------------------------------------------------------------
-    async def publish(self, messages: Sequence[Message]) -> None:
-        """Publish in order, keyed by aggregate/target id, and wait for every acknowledgement."""
-        pending = [await self.broker.publish(encode(m), topic=topic_for(m).name,
-                                             key=m.key.encode(), no_confirm=True)
-                   for m in messages]
-        await asyncio.gather(*pending)
+    async def publish(self, messages: Sequence[Message]) -> list[RecordMetadata]:
+        """Publish in order to each message's topic and to the partition of its key, and wait
+        for every acknowledgement."""
+        pending = []
+        for m in messages:
+            topic = topic_for(m)
+            pending.append(await self.broker.publish(
+                encode(m), topic=topic.name, key=m.key.encode(),
+                partition=partition_for(m.key, topic.partitions), no_confirm=True))
+        metas = list(await asyncio.gather(*pending))
         self.stats["published"] += len(messages)
+        for topic, n in Counter(meta.topic for meta in metas).items():
+            self.metrics.published(topic, n)
+        return metas
+
+    async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
+                              partition: int) -> list[RecordMetadata]:
+        """Publish records (snapshots) to one chosen partition, in order."""
+        pending = [await self.broker.publish(encode(r), topic=topic.name, key=r.key.encode(),
+                                             partition=partition, no_confirm=True)
+                   for r in records]
+        return list(await asyncio.gather(*pending))
 
     def declare_publisher(self, topic: TopicSpec, description: str = "") -> None:
         """Declare what this service publishes on `topic` (for the AsyncAPI document)."""
@@ -67,51 +113,84 @@ class Bus:
                               schema=Union[topic.carries])
 
     # -- consuming --------------------------------------------------------------------------
-    def consume(self, topic: TopicSpec, group_id: str, handler: Handler, *,
-                description: str = "", max_records: int = 500,
-                around_batch: Callable[[], AsyncContextManager[Any]] | None = None) -> None:
-        """Consume `topic` in batches; `around_batch` wraps each batch (e.g. one database
-        transaction per batch), and the offsets are committed only after it exits cleanly."""
-        wrap = around_batch or contextlib.nullcontext
+    def consume(self, topics: Sequence[TopicSpec], group_id: str, handlers: Handlers, *,
+                context: Callable[[], AsyncContextManager[Any]] | None = None,
+                owner: "AggregateStore[Any] | None" = None, description: str = "",
+                max_records: int = 500) -> None:
+        """Consume `topics` in batches, each inside `context()` (a unit of work, a database
+        transaction), whose exit publishes or commits; offsets are committed after it. With
+        `owner`, the consumer group's partitions decide which aggregates this instance holds:
+        the topics must be co-partitioned by the aggregate's key (same count, same key)."""
+        names = [t.name for t in topics]
+        consumer_name = "+".join(names)
+        carried = {n for t in topics for n in t.type_names}
+        ownership: dict[str, Any] = {}
+        if owner is not None:
+            ownership = {"listener": _Ownership(owner, names[0]),
+                         "partition_assignment_strategy": (RangePartitionAssignor,)}
 
-        @self.broker.subscriber(topic.name, batch=True, group_id=group_id,
+        @self.broker.subscriber(*names, batch=True, group_id=group_id,
                                 auto_offset_reset="earliest", max_records=max_records,
-                                ack_policy=AckPolicy.NACK_ON_ERROR, title=f"{self.service}:{topic.name}",
+                                ack_policy=AckPolicy.NACK_ON_ERROR,
+                                title=f"{self.service}:{'+'.join(names)}",
                                 description=description or f"{self.service} consumes "
-                                f"{', '.join(topic.type_names)}",
+                                f"{', '.join(sorted(t.__name__ for t in handlers))}",
                                 # join quickly when the service restarts (broker.md): the
                                 # broker waits up to these for the old members to rejoin
                                 session_timeout_ms=6_000, rebalance_timeout_ms=3_000,
                                 heartbeat_interval_ms=1_000,
-                                **self.settings.consumer_options())
+                                **ownership, **self.settings.consumer_options())
         async def on_batch(batch: KafkaMessage) -> None:
             records = batch.raw_message
+            records = records if isinstance(records, (tuple, list)) else (records,)
+            started = time.perf_counter()
             try:
-                async with wrap():
-                    for record in records if isinstance(records, (tuple, list)) else (records,):
-                        await self._handle(topic, record, handler)
+                async with (context() if context else _no_context()) as ctx:
+                    for record in records:
+                        await self._handle(record, carried, handlers, ctx)
             except Exception:
                 # Not committed, so the batch comes again; wait so a broken database or an
                 # unreachable broker is not hammered in a tight loop.
                 self.stats["batch_failures"] += 1
-                log.exception("batch failed; it will be redelivered", extra={"topic": topic.name})
+                self.failing[consumer_name] += 1
+                self.metrics.batch_failed(consumer_name)
+                log.exception("batch failed; it will be redelivered", extra={"topics": names})
                 await asyncio.sleep(RETRY_PAUSE_SECONDS)
                 raise
+            self.failing[consumer_name] = 0
+            self.stats["batches"] += 1
+            self.metrics.batch(consumer_name, time.perf_counter() - started)
+            self._note_lag(batch, records)
 
-    async def _handle(self, topic: TopicSpec, record: ConsumerRecord, handler: Handler) -> None:
+    async def _handle(self, record: ConsumerRecord, carried: set[str], handlers: Handlers,
+                      ctx: Any) -> None:
         self.stats["consumed"] += 1
         try:
             message = decode(record.value)
-            if type_of(message) not in topic.type_names:
-                raise DecodeError("unknown_type", f"{type_of(message)} does not belong on {topic.name}")
-            await handler(message)
+            if type_of(message) not in carried:
+                raise DecodeError("unknown_type",
+                                  f"{type_of(message)} does not belong on {record.topic}")
+            handler = handlers.get(type(message))
+            if handler is None:
+                self.stats["not_ours"] += 1  # on the topic, but for another service
+                return
+            done = handler(message, ctx)
+            if inspect.isawaitable(done):
+                await done
+            ctx.keep()
             self.stats["handled"] += 1
+            self.metrics.handled(record.topic, type_of(message))
         except (DecodeError, Rejected) as err:
+            await ctx.discard()
             await self.dead_letter(record, err.code, err.reason)
+        except AggregateBroken as err:
+            await ctx.discard()
+            await self.dead_letter(record, "unknown_aggregate", str(err))
         except KafkaError:
             raise  # the broker is unreachable: do not commit, the batch will be redelivered
         except Exception as err:  # a bug must not stop the floor: keep the message, go on
             log.exception("handler failed", extra={"topic": record.topic, "offset": record.offset})
+            await ctx.discard()
             await self.dead_letter(record, "handler_error", f"{type(err).__name__}: {err}")
 
     async def dead_letter(self, record: ConsumerRecord, code: str, reason: str) -> None:
@@ -122,8 +201,51 @@ class Bus:
         await self.broker.publish(encode(letter), topic=DEAD_LETTER_TOPIC.name,
                                   key=record.topic.encode())
         self.stats[f"dead_letter.{code}"] += 1
+        self.metrics.dead_lettered(record.topic, code)
         log.warning("dead-lettered", extra={"code": code, "reason": reason,
                                              "source_topic": record.topic, "offset": record.offset})
 
+    def _note_lag(self, batch: KafkaMessage, records: Sequence[ConsumerRecord]) -> None:
+        """Messages still behind the high watermark, per partition of this batch."""
+        last: dict[tuple[str, int], int] = {}
+        for r in records:
+            last[(r.topic, r.partition)] = max(last.get((r.topic, r.partition), -1), r.offset)
+        for (topic, partition), offset in last.items():
+            high = batch.consumer.highwater(TopicPartition(topic, partition))
+            if high is not None:
+                self.lags[(topic, partition)] = max(0, high - offset - 1)
+                self.metrics.lag(topic, partition, self.lags[(topic, partition)])
+
+    def health(self) -> tuple[bool, dict[str, Any]]:
+        """Unhealthy when a consumer is stuck (its batch keeps failing) or lags too far."""
+        stuck = sorted(c for c, n in self.failing.items() if n >= STUCK_AFTER_FAILURES)
+        behind = {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items()) if n > LAG_LIMIT}
+        return not stuck and not behind, {"service": self.service, "stuck_consumers": stuck,
+                                           "lagging_partitions": behind}
+
     def status(self) -> dict[str, Any]:
-        return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats}
+        return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats,
+                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())}}
+
+
+class _no_context:
+    """The batch context of a consumer that needs none."""
+
+    async def __aenter__(self) -> BatchContext:
+        return BatchContext()
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+
+class _Ownership(ConsumerRebalanceListener):
+    """Consumer-group rebalances decide which partitions' aggregates this instance holds."""
+
+    def __init__(self, store: "AggregateStore[Any]", topic: str) -> None:
+        self.store, self.topic = store, topic
+
+    async def on_partitions_revoked(self, revoked: list[TopicPartition]) -> None:
+        await self.store.release({tp.partition for tp in revoked if tp.topic == self.topic})
+
+    async def on_partitions_assigned(self, assigned: list[TopicPartition]) -> None:
+        await self.store.own({tp.partition for tp in assigned if tp.topic == self.topic})

@@ -1,52 +1,89 @@
-"""Read a topic from the beginning up to its current end: how services rebuild their state
-from the log at start-up (before they accept new commands)."""
+"""Reading a topic's partitions up to their current end: how services rebuild their state from
+the log (before they accept new messages for it) and find their latest snapshot."""
 from __future__ import annotations
 
-from typing import AsyncIterator
+import logging
+from typing import AsyncIterator, Iterable
 
-from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
 from contracts import DecodeError, decode
 from contracts.envelope import Message
 
-
-async def replay(bootstrap: str, topic: str) -> AsyncIterator[Message]:
-    """Yield every decodable message of `topic`, partition by partition, oldest first.
-    (Order matters only within an aggregate, and an aggregate lives in one partition.)"""
-    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
-                                auto_offset_reset="earliest")
-    await consumer.start()
-    try:
-        await consumer.topics()  # refresh cluster metadata
-        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
-        if not partitions:
-            return
-        consumer.assign(partitions)
-        # Explicit offsets: seek_to_beginning() is lazy and was seen (Tansu 0.6) to land at
-        # the end instead of the start.
-        for tp, first in (await consumer.beginning_offsets(partitions)).items():
-            consumer.seek(tp, first)
-        for tp in partitions:
-            async for record in _until_caught_up(consumer, tp):
-                try:
-                    yield decode(record.value)
-                except DecodeError:
-                    continue  # never written by us; the consumers dead-letter such bytes
-    finally:
-        await consumer.stop()
+log = logging.getLogger(__name__)
 
 
+class LogReader:
+    """An unsubscribed consumer that reads chosen partitions from chosen offsets."""
 
-async def _until_caught_up(consumer: AIOKafkaConsumer, tp: TopicPartition):
-    """Records of one partition up to the high watermark of the fetch responses. Not
-    end_offsets(): Tansu 0.6 answers it with the last batch's first offset + 1, which would
-    silently drop the rest of that batch (deploy/local/README.md)."""
-    idle = 0
-    while idle < 5:  # five empty fetches without a high watermark: an empty partition
-        records = (await consumer.getmany(tp, timeout_ms=1000, max_records=1000)).get(tp, [])
-        for record in records:
-            yield record
-        high = consumer.highwater(tp)
-        if high is not None and await consumer.position(tp) >= high:
-            return
-        idle = 0 if records else idle + 1
+    def __init__(self, bootstrap: str) -> None:
+        self.consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
+                                         auto_offset_reset="earliest",
+                                         max_partition_fetch_bytes=8 * 1024 * 1024,
+                                         # Tansu holds a fetch about half of this after a
+                                         # record came; every partition read pays it once
+                                         fetch_max_wait_ms=100)
+
+    async def __aenter__(self) -> "LogReader":
+        await self.consumer.start()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.consumer.stop()
+
+    async def partitions(self, topic: str) -> list[int]:
+        await self.consumer.topics()  # refresh cluster metadata
+        return sorted(self.consumer.partitions_for_topic(topic) or ())
+
+    async def bounds(self, topic: str, partition: int) -> tuple[int, int]:
+        """(first offset, end offset). The end is only a hint on Tansu 0.6, which answers
+        end_offsets() with the last batch's first offset + 1: read on to the high watermark."""
+        tp = TopicPartition(topic, partition)
+        first = (await self.consumer.beginning_offsets([tp]))[tp]
+        end = (await self.consumer.end_offsets([tp]))[tp]
+        return first, end
+
+    async def records(self, topic: str, partition: int, start: int = 0,
+                      stop: int | None = None) -> AsyncIterator[ConsumerRecord]:
+        """Records of one partition from `start` (or its first offset) up to the high
+        watermark of the fetch responses, or to `stop` (exclusive)."""
+        tp = TopicPartition(topic, partition)
+        first, end = await self.bounds(topic, partition)
+        if end <= max(start, first):
+            return  # empty from `start` on (a hint, but never too low: see bounds)
+        self.consumer.assign([tp])
+        self.consumer.seek(tp, max(start, first))
+        idle = 0
+        while idle < 5:  # five empty fetches without a high watermark: an empty partition
+            batch = (await self.consumer.getmany(tp, timeout_ms=1000, max_records=2000)).get(tp, [])
+            for record in batch:
+                if stop is not None and record.offset >= stop:
+                    return
+                yield record
+            high = self.consumer.highwater(tp)
+            position = await self.consumer.position(tp)
+            if high is not None and position >= high or stop is not None and position >= stop:
+                return
+            idle = 0 if batch else idle + 1
+
+    async def messages(self, topic: str, partition: int,
+                       start: int = 0) -> AsyncIterator[tuple[int, Message]]:
+        """(offset, message) of every decodable record; bytes we never wrote are skipped (the
+        consumers dead-letter them when they first arrive)."""
+        async for record in self.records(topic, partition, start):
+            try:
+                yield record.offset, decode(record.value)
+            except DecodeError:
+                continue
+
+
+async def replay(bootstrap: str, topic: str,
+                 partitions: Iterable[int] | None = None) -> AsyncIterator[Message]:
+    """Every decodable message of `topic` (or of the given partitions), partition by
+    partition, oldest first. Order matters only within an aggregate, which lives in one
+    partition."""
+    async with LogReader(bootstrap) as reader:
+        chosen = sorted(partitions) if partitions is not None else await reader.partitions(topic)
+        for partition in chosen:
+            async for _offset, message in reader.messages(topic, partition):
+                yield message

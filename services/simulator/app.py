@@ -10,11 +10,10 @@ from typing import Callable
 from contracts.envelope import Message, new_id
 from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
-from services.runtime.replay import replay
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
 from services.simulator.floor import SimTable, finish_round, make_tables, open_table, round_commands
-from services.table.domain import TableSession
+from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)
 FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
@@ -25,17 +24,6 @@ def simulator_bus(settings: Settings) -> Bus:
     bus.declare_publisher(TABLE_COMMANDS_TOPIC, "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
     return bus
-
-
-async def known_tables(settings: Settings) -> dict[str, TableSession]:
-    """What the log says about the tables, so a restarted simulator resumes instead of
-    re-opening tables or leaving a round half-played."""
-    tables: dict[str, TableSession] = {}
-    async for event in replay(settings.bootstrap, TABLE_EVENTS_TOPIC.name):
-        table = tables.setdefault(event.aggregate_id, TableSession(event.aggregate_id))
-        if event.sequence == table.version + 1:
-            table.apply(event)
-    return tables
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
@@ -51,7 +39,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
     try:
         await _open_or_resume(bus, settings, floor, rng)
         if cameras is not None:
-            cameras.versions = await camera_versions(settings)
+            cameras.versions = await camera_versions(settings.bootstrap)
         sent = 0
         started = time.monotonic()
         # At full speed, rounds go out in groups so the broker's acknowledgements overlap
@@ -83,20 +71,12 @@ def _one_round(table: SimTable, rng: random.Random, cameras: WheelCameras | None
     return [*round_commands(table, rng, pocket=entered, correlation_id=corr), shot.frame]
 
 
-async def camera_versions(settings: Settings) -> dict[str, int]:
-    """The last frame sequence of each camera, so a restarted gateway continues the count."""
-    versions: dict[str, int] = {}
-    async for event in replay(settings.bootstrap, VISION_FRAMES_TOPIC.name):
-        versions[event.aggregate_id] = max(versions.get(event.aggregate_id, 0), event.sequence)
-    return versions
-
-
 async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
                           rng: random.Random) -> None:
-    state = await known_tables(settings)
+    state = await known_tables(settings.bootstrap)
     for table in floor:
         known = state.get(table.table_id)
         if known is None or known.config is None:
             await bus.publish([open_table(table)])
-        elif known.round is not None:
-            await bus.publish(finish_round(table, known.round.state.value, rng))
+        elif known.round_state is not None:
+            await bus.publish(finish_round(table, known.round_state, rng))

@@ -9,14 +9,19 @@ from datetime import timedelta
 from pathlib import Path
 from typing import AsyncIterator, Callable
 
+from collections import defaultdict
+from decimal import ROUND_HALF_EVEN, Decimal
+
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+
+from contracts.table import BetSettled, RoundSettled
 
 from contracts.vision import HOLD_LIMIT
 from services.projections import app as projector_app
 from services.projections import store
 from services.runtime.settings import Settings
-from services.table import app as table_app
-from services.vision.service import app as vision_app
+from services.table import bootstrap as table_app
+from services.vision.service import bootstrap as vision_app
 
 
 @contextlib.asynccontextmanager
@@ -87,3 +92,20 @@ def read_topic(bootstrap: str, topic: str) -> list:
             break
     consumer.close()
     return records
+
+
+def figures_from_events(events: list) -> dict[str, dict]:
+    """The report's figures, computed from the raw events without the projection."""
+    out: dict[str, dict] = defaultdict(lambda: {"rounds": 0, "wagered": 0, "paid": 0})
+    for e in events:
+        if isinstance(e, RoundSettled):
+            out[e.aggregate_id]["rounds"] += 1
+        elif isinstance(e, BetSettled):  # a stake «en prisión» is wagered once, where it went in
+            if e.payload.imprisoned_from is None:
+                out[e.aggregate_id]["wagered"] += e.payload.stake.amount
+            out[e.aggregate_id]["paid"] += e.payload.paid.amount
+    for table_id, f in out.items():
+        f.update(table_id=table_id, currency="BOB", house_win=f["wagered"] - f["paid"])
+        hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
+        f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
+    return dict(out)

@@ -16,7 +16,7 @@ from contracts.topics import TABLE_EVENTS_TOPIC
 from services.cli.main import casino
 from services.simulator.app import simulate
 from services.simulator.cameras import WheelCameras
-from services.table.app import HOLD_TICK
+from services.table.bootstrap import HOLD_TICK
 from tests.e2e.floor import query, read_topic, running_services, wait_for
 
 HOLD = timedelta(seconds=15)

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 from collections import defaultdict
-from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from services.projections import store
 from services.projections.projector import apply_events
 from services.runtime.settings import Settings
 from services.simulator.app import simulate
-from tests.e2e.floor import query, read_topic, running_services, wait_for
+from tests.e2e.floor import figures_from_events, query, read_topic, running_services, wait_for
 
 TABLES, ROUNDS = 3, 67  # rounds per table: 201 rounds on 3 tables
 
@@ -40,23 +39,6 @@ def played(floor: Settings, tmp_path_factory: pytest.TempPathFactory) -> tuple[P
     asyncio.run(scenario())
     events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
     return db, events
-
-
-def figures_from_events(events: list) -> dict[str, dict]:
-    """The report's figures, computed from the raw events without the projection."""
-    out: dict[str, dict] = defaultdict(lambda: {"rounds": 0, "wagered": 0, "paid": 0})
-    for e in events:
-        if isinstance(e, RoundSettled):
-            out[e.aggregate_id]["rounds"] += 1
-        elif isinstance(e, BetSettled):  # a stake «en prisión» is wagered once, where it went in
-            if e.payload.imprisoned_from is None:
-                out[e.aggregate_id]["wagered"] += e.payload.stake.amount
-            out[e.aggregate_id]["paid"] += e.payload.paid.amount
-    for table_id, f in out.items():
-        f.update(table_id=table_id, currency="BOB", house_win=f["wagered"] - f["paid"])
-        hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
-        f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
-    return dict(out)
 
 
 def test_report_equals_figures_computed_from_the_raw_events(played):

@@ -37,12 +37,13 @@ def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -
                                                     uri=f"/f/{n}.jpg", captured_at=declared))
     reading = Reading(kind="wheel", pocket=camera, no_decision=camera is None,
                       reason=None if camera else "ball_on_fret", confidence=0.9 if camera else 0)
-    events = check.note_dealer(DealerResultData(table_id="RUL-05", round_id=f"RUL-05.{n}",
-                                                kind="wheel", result=dealer,
-                                                declared_at=declared), spin)
-    return events + check.note_reading(ResultReadData(
+    check.note_dealer(DealerResultData(table_id="RUL-05", round_id=f"RUL-05.{n}",
+                                       kind="wheel", result=dealer,
+                                       declared_at=declared), spin)
+    check.note_reading(ResultReadData(
         table_id="RUL-05", camera_id="CAM-5", frame_uri=f"/f/{n}.jpg", reading=reading,
         evidence_sha256=f"{n:x}" * 64, evidence_uri=f"ev/{n}.jpg", reader="t", ms=1.0), frame)
+    return check.collect()  # what the service's unit of work publishes
 
 
 def database(tmp_path):
@@ -85,10 +86,11 @@ def resolved(events: list, outcome: str, result: str | None, at: datetime) -> li
     """The surveillance room's decision on a round under verification (the check rebuilt
     from its log, as the vision service does)."""
     check = RoundCheck.rebuild(events[0].aggregate_id, events)
-    return check.resolve(ResolveVerification(
+    check.resolve(ResolveVerification(
         target_id=check.id, correlation_id=check.id, issued_by="t", issued_at=at,
         actor=Actor(employee_id="SURV-3", role="surveillance"),
         payload=ResolveVerificationData(outcome=outcome, result=result, note="seen on CCTV")))
+    return check.collect()
 
 
 def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(tmp_path):
@@ -127,8 +129,6 @@ def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(
 
 
 def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold(tmp_path):
-    from types import SimpleNamespace
-
     from services.projections.dashboard import render
 
     db = tmp_path / "floor.duckdb"
@@ -136,7 +136,7 @@ def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold
     with store.connect(db) as con:
         apply_events(con, mismatch + resolved(mismatch, "CORRECTED", "18", NOW)
                      + checked_round(3, "4", None, NOW - timedelta(minutes=5)))
-    page = render(SimpleNamespace(db_path=db, evidence_dir=tmp_path)).decode()
+    page = render(db).decode()
     holds, corrected = page.split("Corrected by surveillance")
     assert "resolved by surveillance: 0 upheld, 1 corrected" in holds
     assert "RUL-05.3" in holds and "RUL-05.2" not in holds

@@ -46,12 +46,12 @@ def dealer(result: str = "17", wheel: str = "european") -> DealerResultData:
 
 def test_agreeing_camera_confirms_in_either_order():
     a = RoundCheck(CORR)
-    assert a.note_reading(read(), frame())[-1].event_type == "ResultRead"
-    [noted, confirmed] = a.note_dealer(dealer(), spin())
+    assert _do(a.note_reading, read(), frame())[-1].event_type == "ResultRead"
+    [noted, confirmed] = _do(a.note_dealer, dealer(), spin())
     assert isinstance(confirmed, ResultConfirmed) and confirmed.payload.read_result == "17"
     b = RoundCheck(CORR)
-    b.note_dealer(dealer(), spin())
-    [_, confirmed_b] = b.note_reading(read(), frame())
+    _do(b.note_dealer, dealer(), spin())
+    [_, confirmed_b] = _do(b.note_reading, read(), frame())
     assert isinstance(confirmed_b, ResultConfirmed)
     assert confirmed.correlation_id == CORR and confirmed.sequence == 3
 
@@ -63,8 +63,8 @@ def test_agreeing_camera_confirms_in_either_order():
 ])
 def test_disagreement_doubt_or_no_decision_requests_verification_with_a_30_minute_hold(reading, reason):
     check = RoundCheck(CORR)
-    check.note_dealer(dealer(), spin())
-    [_, requested] = check.note_reading(reading, frame())
+    _do(check.note_dealer, dealer(), spin())
+    [_, requested] = _do(check.note_reading, reading, frame())
     assert isinstance(requested, VerificationRequested)
     assert requested.payload.reason == reason
     assert requested.payload.hold_deadline - DECLARED == timedelta(minutes=30)
@@ -75,17 +75,17 @@ def test_disagreement_doubt_or_no_decision_requests_verification_with_a_30_minut
 def test_redelivered_messages_and_late_frames_change_nothing():
     check = RoundCheck(CORR)
     f, s = frame(), spin()
-    check.note_reading(read(), f)
-    check.note_dealer(dealer(), s)
-    assert check.note_reading(read(), f) == []
-    assert check.note_dealer(dealer(), s) == []
-    assert check.note_reading(read("3"), frame().model_copy(update={"event_id": "later"})) == []
+    _do(check.note_reading, read(), f)
+    _do(check.note_dealer, dealer(), s)
+    assert _do(check.note_reading, read(), f) == []
+    assert _do(check.note_dealer, dealer(), s) == []
+    assert _do(check.note_reading, read("3"), frame().model_copy(update={"event_id": "later"})) == []
     assert check.decided and check.version == 3
 
 
 def test_rebuilt_check_decides_the_same():
     live = RoundCheck(CORR)
-    log = live.note_reading(read("5"), frame()) + live.note_dealer(dealer("5"), spin())
+    log = _do(live.note_reading, read("5"), frame()) + _do(live.note_dealer, dealer("5"), spin())
     rebuilt = RoundCheck.rebuild(CORR, log)
     assert rebuilt.decided and rebuilt.version == live.version == 3
 
@@ -140,8 +140,8 @@ def resolve(outcome: str, result: str | None = None, *, actor: Actor | None = OF
 
 def under_verification(dealer_result: str = "17", camera: str | None = "18") -> RoundCheck:
     check = RoundCheck(CORR)
-    check.note_dealer(dealer(dealer_result), spin(dealer_result))
-    check.note_reading(read(camera, reason=None if camera else "ball on a fret"), frame())
+    _do(check.note_dealer, dealer(dealer_result), spin(dealer_result))
+    _do(check.note_reading, read(camera, reason=None if camera else "ball on a fret"), frame())
     assert check.status == "verification"
     return check
 
@@ -155,7 +155,7 @@ def refusal(events: list) -> tuple[str, str]:
 
 def test_upheld_keeps_the_dealers_result_and_closes_the_hold_in_time():
     check = under_verification("17", camera="18")
-    [resolved] = check.resolve(resolve("UPHELD", note="camera angle; ball in 17"))
+    [resolved] = _do(check.resolve, resolve("UPHELD", note="camera angle; ball in 17"))
     assert isinstance(resolved, VerificationResolved)
     p = resolved.payload
     assert (p.outcome, p.result, p.dealer_result, p.resolved_by) == ("UPHELD", "17", "17", "SURV-3")
@@ -167,7 +167,7 @@ def test_upheld_keeps_the_dealers_result_and_closes_the_hold_in_time():
 
 def test_corrected_names_what_the_cctv_shows_and_says_when_the_hold_had_run_out():
     check = under_verification("17", camera=None)
-    [resolved] = check.resolve(resolve("CORRECTED", "22", at=DECLARED + timedelta(minutes=31)))
+    [resolved] = _do(check.resolve, resolve("CORRECTED", "22", at=DECLARED + timedelta(minutes=31)))
     p = resolved.payload
     assert (p.outcome, p.result, p.dealer_result) == ("CORRECTED", "22", "17")
     assert not p.within_hold and p.hold_deadline == DECLARED + timedelta(minutes=30)
@@ -183,61 +183,61 @@ def test_corrected_names_what_the_cctv_shows_and_says_when_the_hold_had_run_out(
 ])
 def test_a_resolution_that_contradicts_itself_is_refused_and_the_hold_stays_open(command, field, words):
     check = under_verification("17", camera="18")
-    got_field, reason = refusal(check.resolve(command))
+    got_field, reason = refusal(_do(check.resolve, command))
     assert got_field == field and words in reason
     assert check.status == "verification" and check.resolution is None
 
 
 def test_00_is_a_correction_on_an_american_wheel():
     check = RoundCheck(CORR)
-    check.note_dealer(dealer("0", wheel="american"), spin("0"))
-    check.note_reading(read(None, reason="ball on a fret"), frame())
-    [resolved] = check.resolve(resolve("CORRECTED", "00"))
+    _do(check.note_dealer, dealer("0", wheel="american"), spin("0"))
+    _do(check.note_reading, read(None, reason="ball on a fret"), frame())
+    [resolved] = _do(check.resolve, resolve("CORRECTED", "00"))
     assert isinstance(resolved, VerificationResolved) and resolved.payload.result == "00"
 
 
 def test_a_check_resolved_twice_confirmed_by_camera_or_still_pending_is_refused():
     check = under_verification()
-    check.resolve(resolve("UPHELD"))
-    field, reason = refusal(check.resolve(resolve("CORRECTED", "18")))
+    _do(check.resolve, resolve("UPHELD"))
+    field, reason = refusal(_do(check.resolve, resolve("CORRECTED", "18")))
     assert field == "target_id" and "already resolved: UPHELD 17 by SURV-3" in reason
     assert check.resolution.outcome == "UPHELD"
 
     confirmed = RoundCheck(CORR)
-    confirmed.note_dealer(dealer("17"), spin())
-    confirmed.note_reading(read("17"), frame())
-    field, reason = refusal(confirmed.resolve(resolve("UPHELD")))
+    _do(confirmed.note_dealer, dealer("17"), spin())
+    _do(confirmed.note_reading, read("17"), frame())
+    field, reason = refusal(_do(confirmed.resolve, resolve("UPHELD")))
     assert field == "target_id" and "confirmed by camera" in reason
     assert confirmed.status == "confirmed"
 
     pending = RoundCheck(CORR)
-    pending.note_dealer(dealer("17"), spin())
-    field, reason = refusal(pending.resolve(resolve("UPHELD")))
+    _do(pending.note_dealer, dealer("17"), spin())
+    field, reason = refusal(_do(pending.resolve, resolve("UPHELD")))
     assert field == "target_id" and "not under verification" in reason
 
 
 def test_a_redelivered_resolution_changes_nothing_even_after_a_rebuild():
     live = RoundCheck(CORR)
-    log = live.note_dealer(dealer("17"), spin()) + live.note_reading(read("18"), frame())
+    log = _do(live.note_dealer, dealer("17"), spin()) + _do(live.note_reading, read("18"), frame())
     command = resolve("CORRECTED", "18")
-    log += live.resolve(command)
-    assert live.resolve(command) == []
+    log += _do(live.resolve, command)
+    assert _do(live.resolve, command) == []
     rebuilt = RoundCheck.rebuild(CORR, log)
-    assert rebuilt.status == "resolved" and rebuilt.resolve(command) == []
+    assert rebuilt.status == "resolved" and _do(rebuilt.resolve, command) == []
     assert rebuilt.resolution == live.resolution and rebuilt.version == live.version == 4
 
 
 def test_dice_results_are_compared_in_sorted_order():
     check = RoundCheck(CORR)
-    check.note_dealer(DealerResultData(table_id="CR-1", round_id="CR-1.1", kind="dice",
+    _do(check.note_dealer, DealerResultData(table_id="CR-1", round_id="CR-1.1", kind="dice",
                                        result="3-5", declared_at=DECLARED), spin())
-    check.note_reading(ResultReadData(
+    _do(check.note_reading, ResultReadData(
         table_id="CR-1", camera_id="CAM-9", frame_uri="/f.jpg", evidence_sha256="b" * 64,
         evidence_uri="ev/b.jpg", reader="test", ms=1.0,
         reading=Reading(kind="dice", no_decision=True, reason="cocked", confidence=0)), frame())
-    field, _ = refusal(check.resolve(resolve("CORRECTED", "5-3")))
+    field, _ = refusal(_do(check.resolve, resolve("CORRECTED", "5-3")))
     assert field == "payload.result"  # 5-3 is the dealer's 3-5
-    [resolved] = check.resolve(resolve("CORRECTED", "6-2"))
+    [resolved] = _do(check.resolve, resolve("CORRECTED", "6-2"))
     assert resolved.payload.result == "2-6"
 
 
@@ -248,3 +248,10 @@ def test_the_command_needs_a_result_for_a_correction_and_a_well_formed_one():
         ResolveVerificationData(outcome="CORRECTED")
     with pytest.raises(ValidationError, match="result"):
         ResolveVerificationData(outcome="CORRECTED", result="37")
+
+
+def _do(decide, *args):
+    """Run one decision of a check and return the events it triggered (the service's unit of
+    work collects them the same way)."""
+    decide(*args)
+    return decide.__self__.collect()

@@ -25,5 +25,6 @@ def test_a_hold_over_30_minutes_or_of_nothing_is_refused_naming_the_rule(limit):
 def test_a_round_check_holds_for_the_house_limit():
     check = RoundCheck("round-corr-1", hold_limit=timedelta(minutes=5))
     check.note_dealer(dealer("17"), spin("17"))
-    [_, requested] = check.note_reading(read("18"), frame())
+    check.note_reading(read("18"), frame())
+    [_noted, _read, requested] = check.collect()
     assert requested.payload.hold_deadline - dealer().declared_at == timedelta(minutes=5)

@@ -78,17 +78,18 @@ class RoundCheck(Aggregate):
         return "confirmed" if self.decided else "pending"
 
     # ----- decisions ------------------------------------------------------------------------
-    def note_reading(self, data: ResultReadData, cause: Message) -> list[Event]:
+    # Each decision triggers events; the unit of work collects and publishes them.
+    def note_reading(self, data: ResultReadData, cause: Message) -> None:
         if not self.has_handled(cause) and not self.decided:
+            self.partition_key = data.table_id  # a check lives in its table's partition
             self.trigger(ResultRead, data, cause)
             self._decide(cause)
-        return self.collect()
 
-    def note_dealer(self, data: DealerResultData, cause: Message) -> list[Event]:
+    def note_dealer(self, data: DealerResultData, cause: Message) -> None:
         if not self.has_handled(cause) and self.dealer is None:
+            self.partition_key = data.table_id
             self.trigger(DealerResultNoted, data, cause)
             self._decide(cause)
-        return self.collect()
 
     def _decide(self, cause: Message) -> None:
         if self.decided or self.reading is None or self.dealer is None:
@@ -119,11 +120,11 @@ class RoundCheck(Aggregate):
         return None
 
     # ----- the surveillance room ---------------------------------------------------------------
-    def resolve(self, command: ResolveVerification) -> list[Event]:
+    def resolve(self, command: ResolveVerification) -> None:
         """Close the verification as UPHELD or CORRECTED, or refuse with the field and why.
         A redelivered command (already resolved or refused) produces nothing."""
         if self.has_handled(command):
-            return []
+            return
         problem = self._resolution_problem(command)
         if problem is None:
             self.trigger(VerificationResolved, self._resolution(command), command)
@@ -131,7 +132,6 @@ class RoundCheck(Aggregate):
             self.trigger(ResolutionRefused, CommandRejectedData(
                 command_id=command.command_id, command_type=command.command_type,
                 field=problem[0], reason=problem[1]), command)
-        return self.collect()
 
     def _resolution_problem(self, command: ResolveVerification) -> tuple[str, str] | None:
         """(field, reason) when the command must be refused, else None."""

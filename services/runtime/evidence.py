@@ -1,6 +1,10 @@
 """Evidence images, stored by content: the exact bytes the reader was given, named by their
 SHA-256, so a dispute months later can see what the reader saw and prove it is the same image.
-Retention: seed 002 Anexo I §3.2 requires one year for recordings (BO)."""
+Retention: seed 002 Anexo I §3.2 requires one year for recordings (BO).
+
+Shared infrastructure, not a service's own: the vision service writes the frames and the
+projector's dashboard shows them, and neither may import the other.
+"""
 from __future__ import annotations
 
 import hashlib

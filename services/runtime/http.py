@@ -1,0 +1,107 @@
+"""Each service's HTTP endpoint: /health, /status, /metrics and any pages, served by uvicorn
+inside the service's own asyncio loop (Starlette routes).
+
+Running in the loop, not a thread, lets /health and /status read the service's state without
+locks; a page that does blocking work (a DuckDB query) is a plain `def` endpoint, which Starlette
+runs in a worker thread so the consumers keep going. uvicorn installs no signal handlers here:
+SIGINT/SIGTERM stay with `run_service`, which stops the service and then this server.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+
+import uvicorn
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+if TYPE_CHECKING:
+    from services.runtime.metrics import ServiceMetrics
+
+Health = Callable[[], tuple[bool, Mapping[str, Any]]]
+
+
+class _InLoopServer(uvicorn.Server):
+    """uvicorn without its signal handlers: the service owns SIGINT/SIGTERM."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class HttpServer:
+    def __init__(self, *, status: Callable[[], Mapping[str, Any]], health: Health | None = None,
+                 metrics: "ServiceMetrics | None" = None, routes: Sequence[BaseRoute] = (),
+                 port: int = 0, host: str = "127.0.0.1") -> None:
+        self._status, self._health, self._metrics = status, health, metrics
+        self.host, self.port = host, port
+        app = Starlette(routes=[*self._own_routes(), *routes],
+                        exception_handlers={Exception: _error})
+        self._server = _InLoopServer(uvicorn.Config(
+            app, http="h11", ws="none", lifespan="off", log_config=None, access_log=False,
+            timeout_graceful_shutdown=2))
+        self._task: asyncio.Task[None] | None = None
+        self._socket: socket.socket | None = None
+
+    def _own_routes(self) -> list[BaseRoute]:
+        routes = [Route("/health", self.health), Route("/status", self.status)]
+        if self._metrics is not None:
+            routes.append(Route("/metrics", self.metrics))
+        return routes
+
+    async def start(self) -> str:
+        """Bind (port 0: any free port), serve in this loop; returns the base URL."""
+        family = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM)[0][0]
+        self._socket = socket.create_server((self.host, self.port), family=family)
+        self.port = self._socket.getsockname()[1]
+        self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]),
+                                         name=f"http:{self.port}")
+        while not self._server.started:
+            if self._task.done():  # it failed to start: say why
+                self._task.result()
+                raise RuntimeError(f"HTTP server on port {self.port} stopped while starting")
+            await asyncio.sleep(0.01)
+        return self.url
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def stop(self) -> None:
+        """Stop accepting, let requests in flight finish (at most 2 s), close the socket."""
+        if self._task is None:
+            return
+        self._server.should_exit = True
+        try:
+            await self._task
+        finally:
+            self._task = None
+            if self._socket is not None:
+                self._socket.close()
+
+    # The three endpoints are async so they run in the loop, beside the consumers whose
+    # figures they read (no thread sees those dicts change under it).
+    async def health(self, _request: Request) -> JSONResponse:
+        healthy, details = self._health() if self._health else (True, {})
+        return JSONResponse({"status": "ok" if healthy else "unhealthy", **details},
+                            status_code=200 if healthy else 503)
+
+    async def status(self, _request: Request) -> Response:
+        body = json.dumps(self._status(), default=str, indent=1)
+        return Response(body, media_type="application/json")
+
+    async def metrics(self, _request: Request) -> Response:
+        assert self._metrics is not None
+        return Response(self._metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+async def _error(_request: Request, exc: Exception) -> JSONResponse:
+    """A page that raises answers 500 with what went wrong; the server goes on serving
+    (uvicorn logs the traceback)."""
+    return JSONResponse({"error": type(exc).__name__, "message": str(exc)}, status_code=500)

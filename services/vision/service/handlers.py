@@ -1,0 +1,74 @@
+"""What the vision service does with each message: plain functions of the message, the unit of
+work and the service's dependencies, listed in one map per topic (wired by bootstrap.py).
+
+- a captured frame is read (OpenCV, in a worker thread) and noted in its round's check;
+- a dealer's declared result (SpinResulted) is noted in the same check;
+- the surveillance room's ResolveVerification closes a verification.
+The checks (checks.py) decide; these functions only fetch, read and hand over."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from contracts.table import SpinResulted
+from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
+from services.runtime.bus import Rejected
+from services.runtime.evidence import EvidenceStore
+from services.runtime.store import UnitOfWork
+from services.vision.service.checks import RoundCheck
+from services.vision.service.readers import READER, read_frame
+
+Checks = UnitOfWork[RoundCheck]
+
+
+@dataclass(frozen=True)
+class Deps:
+    """What the handlers need besides the message: where frames and evidence are, and how
+    strict a check is."""
+
+    evidence: EvidenceStore
+    calibrations: Path | None
+    min_confidence: float
+    hold_limit: timedelta
+
+
+async def read_captured_frame(frame_event: FrameCaptured, uow: Checks, deps: Deps) -> None:
+    frame = frame_event.payload
+    data = await asyncio.to_thread(_load, frame.uri)
+    reading, ms = await asyncio.to_thread(read_frame, data, frame, deps.calibrations)
+    digest, path = deps.evidence.put(data) if data else ("0" * 64, Path(frame.uri))
+    result = ResultReadData(table_id=frame.table_id, camera_id=frame.camera_id,
+                            frame_uri=frame.uri, reading=reading, evidence_sha256=digest,
+                            evidence_uri=str(path), reader=READER, ms=round(ms, 2))
+    uow.get_or_create(frame_event.correlation_id).note_reading(result, frame_event)
+
+
+def note_dealer_result(spin: SpinResulted, uow: Checks, _deps: Deps) -> None:
+    dealer = DealerResultData(table_id=spin.aggregate_id, round_id=spin.payload.round_id,
+                              kind="wheel", result=spin.payload.pocket,
+                              declared_at=spin.occurred_at, wheel=spin.payload.wheel)
+    uow.get_or_create(spin.correlation_id).note_dealer(dealer, spin)
+
+
+def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps) -> None:
+    check = uow.get(command.target_id)
+    if check is None:  # never create a check from a command: a typo would open one
+        raise Rejected("unknown_aggregate",
+                       f"target_id: no round check {command.target_id!r} (the round's "
+                       f"correlation id) is known to the vision service")
+    check.resolve(command)
+
+
+FRAME_HANDLERS = {FrameCaptured: read_captured_frame}
+RESULT_HANDLERS = {SpinResulted: note_dealer_result}
+COMMAND_HANDLERS = {ResolveVerification: resolve_verification}
+
+
+def _load(uri: str) -> bytes:
+    """The frame's bytes; b"" when it cannot be read (reported as a no-decision)."""
+    try:
+        return Path(uri).read_bytes()
+    except OSError:
+        return b""
