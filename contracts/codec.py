@@ -7,6 +7,7 @@ import json
 from pydantic import ValidationError
 
 from contracts.envelope import REGISTRY, TYPE_FIELDS, Message
+from contracts.upcast import UPCASTERS, upcast
 
 
 class DecodeError(Exception):
@@ -38,7 +39,11 @@ def decode(data: bytes | None) -> Message:
         raise DecodeError("unknown_type", f"{type_field}={obj[type_field]!r} "
                           f"schema_version={obj.get('schema_version')!r} is not a known message")
     try:
-        return model.model_validate(obj)
+        message = model.model_validate(obj)
+        if key not in UPCASTERS:
+            return message
+        newest = upcast(obj[type_field], message.model_dump(mode="json"))
+        return REGISTRY[(newest[type_field], newest["schema_version"])].model_validate(newest)
     except ValidationError as exc:
         raise DecodeError("invalid_payload", describe(exc)) from None
 

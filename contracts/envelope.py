@@ -27,13 +27,14 @@ def utcnow() -> datetime:
 
 
 class Actor(BaseModel):
-    """The employee who acted (dealer, jefe de mesa, pit manager, cashier, surveillance)."""
+    """The employee who acted (dealer, jefe de mesa, pit manager, cashier, count team,
+    surveillance, finance); what each role may command is in contracts/permissions.py."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     employee_id: Id
     role: Annotated[str, Field(pattern=r"^(dealer|table_supervisor|pit_manager|cashier|"
-                                       r"surveillance|finance|system)$")]
+                                       r"count_team|surveillance|finance|system)$")]
 
 
 class Message(BaseModel):

@@ -1,4 +1,5 @@
-"""Table-session contracts for roulette tables: commands in, events out.
+"""Table-session contracts: commands in, events out. A table session is one game's table
+(`TableOpened.game`); roulette is the game with a live table adapter today.
 
 Spanish terms from the seeds: mesa (table), pase/jugada (round, seed 002 §1.1 q),
 «no más apuestas» / «no va más» (bets closed, seed 000 §4.1.4.3), pleno / semipleno / calle /
@@ -13,12 +14,23 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from contracts.envelope import Command, Event, Id, message_type
 from contracts.money import ChipStack, Currency, MinorUnits, Money
+from contracts.upcast import upcaster
 
-BetKind = Literal["straight", "split", "street", "corner", "six_line", "five_number", "trio",
-                  "first_four", "basket", "dozen", "column", "red", "black", "odd", "even",
-                  "low", "high"]
+# Exactly the roulette bets the rules engine settles (services/rules/roulette/bets.py KINDS;
+# tests/contracts/test_table_contracts.py keeps them equal): inside bets, dozens and columns,
+# two dozens / two columns «a caballo» (seed 001), even chances, and the called bets.
+BetKind = Literal["straight", "split", "street", "corner", "five_number", "six_line", "dozen",
+                  "column", "two_dozens", "two_columns", "red", "black", "odd", "even", "low",
+                  "high", "voisins", "tiers", "orphelins", "neighbours"]
 Pocket = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6])$")]
+# The wheel a camera reads (vision contracts): single or double zero.
 Wheel = Literal["european", "american"]
+# A roulette table's wheel: CL-ARICA also plays a one-zero table on the American layout
+# (seed 004 II §1.7, `american_single` in the rules engine).
+TableWheel = Literal["european", "american", "american_single"]
+Game = Literal["roulette", "craps", "mini_craps", "baccarat", "blackjack", "poker",
+               "trente_quarante"]
+Seating = Literal["enforced", "open"]
 ZeroOption = Literal["half_back", "prison"]
 Profile = Literal["BO", "AR-RUL", "CL-ARICA", "LIVE-GG"]
 Seat = Annotated[StrictInt, Field(ge=1, le=12)]
@@ -34,8 +46,10 @@ class BetSpec(_Data):
 
     kind: BetKind
     numbers: tuple[Pocket, ...] = ()
-    index: Annotated[StrictInt, Field(ge=1, le=3)] | None = Field(
-        default=None, description="1-3 for dozen and column bets")
+    index: Annotated[StrictInt, Field(ge=1, le=9)] | None = Field(
+        default=None, description="1-3 for dozen and column bets, 1-2 for two_dozens and "
+                                  "two_columns (the first of the two), 1-9 neighbours on each "
+                                  "side for a neighbours bet (default 2)")
     stake: Money
     chips: tuple[ChipStack, ...] = Field(default=(), description="Chips on the layout, if counted")
     zero_option: ZeroOption | None = Field(
@@ -53,7 +67,17 @@ class BetSpec(_Data):
 
 # ----- payloads -------------------------------------------------------------------------------
 
-class TableOpenedData(_Data):
+class BetLimits(_Data):
+    """The minimum and maximum of one bet kind (AR seed 001: «Las apuestas para cada suerte o
+    chance oscilarán entre un mínimo y un máximo»)."""
+
+    min_bet: MinorUnits
+    max_bet: MinorUnits
+
+
+class TableOpenedDataV1(_Data):
+    """TableOpened / OpenTable schema 1: roulette only. Decoded logs are upcast to schema 2."""
+
     game: Literal["roulette"] = "roulette"
     wheel: Wheel
     profile: Profile
@@ -61,6 +85,51 @@ class TableOpenedData(_Data):
     min_bet: MinorUnits
     max_bet: MinorUnits
     seats: Seat = 8
+
+
+class TableOpenedData(_Data):
+    """A table session of one game (schema 2). `variant` is the game's variant: for roulette
+    the wheel (european | american | american_single), for baccarat the modality, for poker
+    the variant. Limits: the table minimum and maximum, and optionally per bet kind
+    (`bet_limits`, AR «para cada suerte o chance»); a kind not listed takes the table's.
+    `seating`: "enforced" — a bet needs a seated player at its seat (SeatPlayer first);
+    "open" — no seat checks (tables opened with schema 1, so old logs replay unchanged)."""
+
+    game: Game
+    variant: str | None = None
+    profile: Profile
+    currency: Currency
+    min_bet: MinorUnits
+    max_bet: MinorUnits
+    bet_limits: dict[str, BetLimits] = Field(default_factory=dict)
+    seats: Seat = 8
+    seating: Seating = "enforced"
+
+    @property
+    def wheel(self) -> str:
+        """A roulette table's wheel (its variant)."""
+        return self.variant or ""
+
+    def limits_of(self, kind: str) -> BetLimits:
+        """The limits of one bet kind: its own, else the table's."""
+        return self.bet_limits.get(kind) or BetLimits(min_bet=self.min_bet, max_bet=self.max_bet)
+
+
+class LimitsData(_Data):
+    """New table limits, from the next round on (the jefe de mesa / pit boss changes the sign
+    between rounds; seed 002 §1.2.1.1: limits are posted per game)."""
+
+    min_bet: MinorUnits
+    max_bet: MinorUnits
+    bet_limits: dict[str, BetLimits] = Field(default_factory=dict)
+
+
+def table_opened_v1_to_v2(payload: dict) -> dict:
+    """Schema 1 → 2: the wheel becomes the roulette variant; no per-kind limits; seating
+    "open", as schema-1 tables never seated anyone."""
+    out = {k: v for k, v in payload.items() if k != "wheel"}
+    return {**out, "game": "roulette", "variant": payload.get("wheel"), "bet_limits": {},
+            "seating": "open"}
 
 
 class TableClosedData(_Data):
@@ -73,15 +142,24 @@ class RoundOpenedData(_Data):
 
 
 class BetPlacedData(_Data):
+    """A bet accepted on the layout. A stake over the maximum on a profile that plays the
+    maximum (`over_max` return_excess, or AR noticed before the spin) is placed for the maximum
+    (`bet.stake`) and the excess handed back at once (`excess_returned`, with `limit_rule`)."""
+
     round_id: Id
     bet_id: Id
     seat: Seat
     player_id: Id
     bet: BetSpec
+    excess_returned: Money | None = Field(
+        default=None, description="Stake above the maximum handed back to the player when the "
+                                  "bet was placed; bet.stake is what plays")
+    limit_rule: str = Field(default="", description="Seed and section behind the excess")
 
 
 RejectCode = Literal["OVER_MAXIMUM", "UNDER_MINIMUM", "BETTING_CLOSED", "NO_OPEN_ROUND",
-                     "INVALID_BET", "WRONG_CURRENCY", "DUPLICATE_BET", "TABLE_CLOSED"]
+                     "INVALID_BET", "WRONG_CURRENCY", "DUPLICATE_BET", "TABLE_CLOSED",
+                     "NO_SUCH_SEAT", "SEAT_EMPTY", "NOT_AT_SEAT"]
 
 
 class BetRejectedData(_Data):
@@ -107,7 +185,7 @@ class BetsClosedData(_Data):
 
 class SpinResultedData(_Data):
     round_id: Id
-    wheel: Wheel
+    wheel: TableWheel
     pocket: Pocket
 
 
@@ -141,11 +219,37 @@ class RoundSettledData(_Data):
     house_win: int = Field(description="wagered - paid, minor units, negative when the house lost")
 
 
+CommandRejectCode = Literal["REFUSED", "FORBIDDEN", "NO_TABLE_ADAPTER", "NO_SUCH_SEAT",
+                            "SEAT_TAKEN", "ALREADY_SEATED", "SEAT_EMPTY"]
+
+
 class CommandRejectedData(_Data):
     command_id: Id
     command_type: str
     field: str
     reason: str
+    code: CommandRejectCode = Field(
+        default="REFUSED", description="FORBIDDEN: the actor's role may not issue the command "
+                                       "(contracts/permissions.py); REFUSED: wrong state or value")
+
+
+class PlayerSeatedData(_Data):
+    seat: Seat
+    player_id: Id
+
+
+LeaveReason = Literal["left", "not_playing"]
+
+
+class PlayerLeftData(_Data):
+    """A seat freed: the player left, or did not play for more than three consecutive rounds
+    where the game's seed says so (`rule`; e.g. seed 002 §2.1.6.3, domain.md §7.4)."""
+
+    seat: Seat
+    player_id: Id
+    reason: LeaveReason = "left"
+    rounds_not_played: Annotated[StrictInt, Field(ge=0)] = 0
+    rule: str = ""
 
 
 # ----- events (aggregate: table) --------------------------------------------------------------
@@ -155,10 +259,40 @@ class TableEvent(Event):
 
 
 @message_type
-class TableOpened(TableEvent):
+class TableOpenedV1(TableEvent):
+    """Schema 1 (roulette only), kept for decoding; `decode` upcasts it to TableOpened."""
+
     event_type: Literal["TableOpened"] = "TableOpened"
     schema_version: Literal[1] = 1
+    payload: TableOpenedDataV1
+
+
+@message_type
+class TableOpened(TableEvent):
+    event_type: Literal["TableOpened"] = "TableOpened"
+    schema_version: Literal[2] = 2
     payload: TableOpenedData
+
+
+@message_type
+class LimitsChanged(TableEvent):
+    event_type: Literal["LimitsChanged"] = "LimitsChanged"
+    schema_version: Literal[1] = 1
+    payload: LimitsData
+
+
+@message_type
+class PlayerSeated(TableEvent):
+    event_type: Literal["PlayerSeated"] = "PlayerSeated"
+    schema_version: Literal[1] = 1
+    payload: PlayerSeatedData
+
+
+@message_type
+class PlayerLeft(TableEvent):
+    event_type: Literal["PlayerLeft"] = "PlayerLeft"
+    schema_version: Literal[1] = 1
+    payload: PlayerLeftData
 
 
 @message_type
@@ -244,10 +378,49 @@ class _Empty(_Data):
 
 
 @message_type
-class OpenTable(Command):
+class OpenTableV1(Command):
+    """Schema 1 (roulette only), kept for decoding; `decode` upcasts it to OpenTable."""
+
     command_type: Literal["OpenTable"] = "OpenTable"
     schema_version: Literal[1] = 1
+    payload: TableOpenedDataV1
+
+
+@message_type
+class OpenTable(Command):
+    command_type: Literal["OpenTable"] = "OpenTable"
+    schema_version: Literal[2] = 2
     payload: TableOpenedData
+
+
+@message_type
+class ChangeLimits(Command):
+    """The table's minimum, maximum and per-kind limits, from the next round on."""
+
+    command_type: Literal["ChangeLimits"] = "ChangeLimits"
+    schema_version: Literal[1] = 1
+    payload: LimitsData
+
+
+class SeatData(_Data):
+    seat: Seat
+    player_id: Id
+
+
+@message_type
+class SeatPlayer(Command):
+    """Seat a player (needed before a bet on a table opened with seating "enforced")."""
+
+    command_type: Literal["SeatPlayer"] = "SeatPlayer"
+    schema_version: Literal[1] = 1
+    payload: SeatData
+
+
+@message_type
+class LeaveSeat(Command):
+    command_type: Literal["LeaveSeat"] = "LeaveSeat"
+    schema_version: Literal[1] = 1
+    payload: SeatData
 
 
 @message_type
@@ -289,6 +462,16 @@ class CloseTable(Command):
     payload: TableClosedData = TableClosedData()
 
 
+def _upcast_opened(message: dict) -> dict:
+    return {**message, "schema_version": 2,
+            "payload": table_opened_v1_to_v2(message.get("payload") or {})}
+
+
+upcaster("TableOpened", 1)(_upcast_opened)
+upcaster("OpenTable", 1)(_upcast_opened)
+
 TABLE_EVENTS = (TableOpened, TableClosed, RoundOpened, BetPlaced, BetRejected, BetsClosed,
-                SpinResulted, BetSettled, RoundSettled, CommandRejected)
-TABLE_COMMANDS = (OpenTable, OpenRound, PlaceBet, CloseBets, RecordSpin, CloseTable)
+                SpinResulted, BetSettled, RoundSettled, CommandRejected, PlayerSeated,
+                PlayerLeft, LimitsChanged)
+TABLE_COMMANDS = (OpenTable, OpenRound, PlaceBet, CloseBets, RecordSpin, CloseTable,
+                  SeatPlayer, LeaveSeat, ChangeLimits)

@@ -6,14 +6,16 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Iterable
 
+import json
+
 import duckdb
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
-    BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
-    RoundSettled, SpinResulted, TableClosed, TableOpened,
+    BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, LimitsChanged,
+    PlayerLeft, PlayerSeated, RoundOpened, RoundSettled, SpinResulted, TableClosed, TableOpened,
 )
 from contracts.vision import (
     DealerResultNoted, ResolutionRefused, ResultConfirmed, ResultRead, VerificationRequested,
@@ -64,7 +66,8 @@ class ProjectionBatch:
         """Write the buffered rows: inserts before the updates that may target them."""
         _many(self.con, "INSERT INTO events VALUES {}", self._events)
         _many(self.con, "INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, "
-                        "selection, stake, currency, placed_at) VALUES {}", self.bets_placed)
+                        "selection, stake, currency, placed_at, excess_returned, limit_rule) "
+                        "VALUES {}", self.bets_placed)
         _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
                         "rule = v.rule, settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
                         "FROM (VALUES {}) "
@@ -103,13 +106,44 @@ def project(event: Event, batch: ProjectionBatch) -> None:
     """Events with no reporting table of their own are kept in `events` only."""
 
 
+def _bet_limits(bet_limits: dict) -> str:
+    return json.dumps({k: v.model_dump() for k, v in bet_limits.items()}, sort_keys=True)
+
+
 @project.register
 def _(e: TableOpened, batch: ProjectionBatch) -> None:
-    con = batch.con
     p = e.payload
-    con.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                [e.aggregate_id, p.game, p.wheel, p.profile, p.currency, p.min_bet, p.max_bet,
-                 e.occurred_at])
+    batch.con.execute(
+        "INSERT INTO tables (table_id, game, wheel, profile, currency, min_bet, max_bet, "
+        "opened_at, variant, seats, seating, bet_limits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [e.aggregate_id, p.game, p.variant if p.game == "roulette" else None, p.profile,
+         p.currency, p.min_bet, p.max_bet, e.occurred_at, p.variant, p.seats, p.seating,
+         _bet_limits(p.bet_limits)])
+
+
+@project.register
+def _(e: LimitsChanged, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("UPDATE tables SET min_bet = ?, max_bet = ?, bet_limits = ? "
+                      "WHERE table_id = ?",
+                      [p.min_bet, p.max_bet, _bet_limits(p.bet_limits), e.aggregate_id])
+
+
+@project.register
+def _(e: PlayerSeated, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("INSERT INTO seatings (table_id, seat, player_id, seated_at) "
+                      "VALUES (?, ?, ?, ?)", [e.aggregate_id, p.seat, p.player_id, e.occurred_at])
+
+
+@project.register
+def _(e: PlayerLeft, batch: ProjectionBatch) -> None:
+    p = e.payload
+    batch.con.execute("UPDATE seatings SET left_at = ?, left_reason = ?, rounds_not_played = ?, "
+                      "rule = ? WHERE table_id = ? AND seat = ? AND player_id = ? "
+                      "AND left_at IS NULL",
+                      [e.occurred_at, p.reason, p.rounds_not_played, p.rule, e.aggregate_id,
+                       p.seat, p.player_id])
 
 
 @project.register
@@ -141,8 +175,10 @@ def _(e: SpinResulted, batch: ProjectionBatch) -> None:
 def _(e: BetPlaced, batch: ProjectionBatch) -> None:
     p, bet = e.payload, e.payload.bet
     selection = ",".join(bet.numbers) if bet.numbers else (str(bet.index) if bet.index else "")
+    excess = p.excess_returned.amount if p.excess_returned is not None else None
     batch.bets_placed.append([p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind,
-                              selection, bet.stake.amount, bet.stake.currency, e.occurred_at])
+                              selection, bet.stake.amount, bet.stake.currency, e.occurred_at,
+                              excess, p.limit_rule or None])
 
 
 @project.register
@@ -172,10 +208,13 @@ def _(e: BetRejected, batch: ProjectionBatch) -> None:
 
 @project.register
 def _(e: CommandRejected, batch: ProjectionBatch) -> None:
-    con = batch.con
+    """Code COMMAND_REJECTED for a plain refusal (wrong state or value), as before; FORBIDDEN,
+    NO_TABLE_ADAPTER or a seat code otherwise."""
     p = e.payload
-    con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
-                [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])
+    code = "COMMAND_REJECTED" if p.code == "REFUSED" else p.code
+    batch.con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, ?, ?, ?, '', ?)",
+                      [e.event_id, e.aggregate_id, p.command_type, code, p.field, p.reason,
+                       e.occurred_at])
 
 
 # ----- payout holds and corrections (table service) ------------------------------------------

@@ -62,6 +62,19 @@ CREATE TABLE IF NOT EXISTS settlement_corrections (
     corrected_at TIMESTAMPTZ, PRIMARY KEY (round_id, bet_id));
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS corrected_pocket VARCHAR;
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS paid_delta BIGINT;
+-- Table sessions of any game (TableOpened schema 2): the variant (roulette: the wheel, also
+-- kept in `wheel`), seats, seating and the per-kind limits (JSON, kind -> {min_bet, max_bet}).
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS variant VARCHAR;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS seats INTEGER;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS seating VARCHAR;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS bet_limits JSON;
+-- A stake over the maximum placed for the maximum: the excess handed back, and its rule.
+ALTER TABLE bets ADD COLUMN IF NOT EXISTS excess_returned BIGINT;
+ALTER TABLE bets ADD COLUMN IF NOT EXISTS limit_rule VARCHAR;
+-- Who sat where (PlayerSeated / PlayerLeft); a seat freed for not playing names its rule.
+CREATE TABLE IF NOT EXISTS seatings (
+    table_id VARCHAR, seat INTEGER, player_id VARCHAR, seated_at TIMESTAMPTZ,
+    left_at TIMESTAMPTZ, left_reason VARCHAR, rounds_not_played INTEGER, rule VARCHAR);
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

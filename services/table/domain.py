@@ -1,9 +1,13 @@
-"""The table session aggregate (sesión de mesa) of a roulette table. Pure: no I/O.
+"""The table session aggregate (sesión de mesa) of any table game. Pure: no I/O.
 
 Life of a round (pase, seed 002 §1.1 q): RoundOpened → BetPlaced… → BetsClosed («no más
-apuestas») → SpinResulted → BetSettled… → RoundSettled. Every command either becomes events
-or a rejection event that says why (BetRejected for bets, CommandRejected for the rest), so
-the audit trail shows refused actions too.
+apuestas») → the result (roulette: SpinResulted) → BetSettled… → RoundSettled. Every command
+either becomes events or a rejection event that says why (BetRejected for bets,
+CommandRejected for the rest), so the audit trail shows refused actions too.
+
+The session keeps what every game shares — who may command (contracts/permissions.py), limits
+and the profile's over-maximum switch, seats, rounds, «no más apuestas», payout holds and
+corrections, closing — and asks the game's adapter (services/table/games/) for the rest.
 
 Payout holds (seed 002 §1.3; seed 004 RG §6) come from the vision service's round checks:
 VerificationRequested → PayoutsHeld; VerificationResolved → SettlementCorrected (when the
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from functools import singledispatchmethod
+from typing import Any
 
 from contracts.envelope import Command, Event
 from contracts.money import Money
@@ -21,26 +26,41 @@ from contracts.payouts import (
     PayoutsHeld, PayoutsHeldData, PayoutsReleased, PayoutsReleasedData, ReleaseOutcome,
     SettlementCorrected, SettlementCorrectedData,
 )
+from contracts.permissions import authorize
 from contracts.table import (
-    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled, BetSettledData,
-    BetsClosed, BetsClosedData, CloseBets, CloseTable, CommandRejected, CommandRejectedData,
-    OpenRound, OpenTable, PlaceBet, RecordSpin, RoundOpened, RoundOpenedData, RoundSettled,
-    RoundSettledData, SpinResulted, SpinResultedData, TableClosed, TableOpened, TableOpenedData,
+    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled,
+    BetLimits, BetsClosed, BetsClosedData, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
+    CommandRejectCode, CommandRejectedData, LeaveSeat, LimitsChanged, OpenRound, OpenTable,
+    PlaceBet, PlayerLeft, PlayerLeftData, PlayerSeated, PlayerSeatedData, RecordSpin,
+    RoundOpened, RoundOpenedData, RoundSettled, RoundSettledData, SeatPlayer, SpinResulted,
+    TableClosed, TableOpened, TableOpenedData,
 )
 from contracts.vision import VerificationRequested, VerificationResolved
+from services.rules.core import RulesError, get_profile
+from services.rules.core.limits import TableLimits, apply_limits
 from services.runtime.aggregate import Aggregate
-from services.table import corrections, settlement
-from services.table.policy import LATE_BET_RULE, LIMIT_RULE
+from services.table import snapshot
+from services.table.games import GameAdapter, adapter_for
+from services.table.policy import EXCESS_RULE, LATE_BET_RULE, LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
 # Rounds remembered for holds and corrections; a round whose verification is still open is kept
 # longer (up to HELD_ROUNDS), since the surveillance room may decide after the 30 minutes.
 KEEP_ROUNDS = 100
 HELD_ROUNDS = 2000
+# A seat is freed after «más de tres pases consecutivos» not played, where the game's seed says
+# so (the adapter's seat_release_rule; domain.md §7.4, §1.4).
+IDLE_ROUNDS_ALLOWED = 3
+
+BetProblem = tuple[str, str, str, str]          # (code, field, reason, rule) of a BetRejected
+Placement = tuple[BetSpec, Money | None, str]   # (the bet that plays, excess returned, rule)
 
 
 class TableSession(Aggregate):
     PRODUCER = "table-service"
+    # The layout of snapshot_state() (services/table/snapshot.py); bump it when that changes,
+    # so older snapshots are ignored and the table is rebuilt from the log.
+    STATE_VERSION = 1
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -52,19 +72,31 @@ class TableSession(Aggregate):
         # Even-chance stakes «en prisión» (seed 000 §4.1.4.2 item 11), by bet id: the next
         # spin decides them.
         self.prisoners: dict[str, BetPlacedData] = {}
+        self.seated: dict[int, str] = {}  # seat -> player id
+        self.idle: dict[int, int] = {}    # seat -> consecutive settled rounds without a bet
+
+    @property
+    def game(self) -> GameAdapter:
+        assert self.config is not None
+        adapter = adapter_for(self.config.game)
+        assert adapter is not None, f"no adapter for {self.config.game}"
+        return adapter
 
     # ===== commands ============================================================================
-    def handle(self, command: Command) -> list[Event]:
-        """Decide on a command; return the new events (none for a redelivered command)."""
+    def handle(self, command: Command) -> None:
+        """Decide on a command: trigger its events (none for a redelivered command). The
+        caller collects them (`collect()`), as the runtime's unit of work does."""
         if self.has_handled(command) and not isinstance(command, RecordSpin):
-            return []
-        if self.config is None and not isinstance(command, OpenTable):
+            return
+        forbidden = authorize(command)
+        if forbidden is not None:
+            self._refuse(command, *forbidden, code="FORBIDDEN")
+        elif self.config is None and not isinstance(command, OpenTable):
             self._refuse(command, "target_id", "the table is not open")
         elif self.closed:
             self._refuse(command, "target_id", "the table is closed")
         else:
             self._decide(command)
-        return self.collect()
 
     @singledispatchmethod
     def _decide(self, command: Command) -> None:
@@ -75,10 +107,72 @@ class TableSession(Aggregate):
         if self.config is not None:
             return self._refuse(command, "target_id", "the table is already open")
         cfg = command.payload
-        if cfg.min_bet > cfg.max_bet or cfg.max_bet == 0:
-            return self._refuse(command, "payload.max_bet",
-                                "max_bet must be positive and not below min_bet")
+        game = adapter_for(cfg.game)
+        if game is None:
+            return self._refuse(command, "payload.game", f"no live table adapter for {cfg.game} "
+                                f"yet; the rules engine settles it offline (casino rules "
+                                f"settle)", code="NO_TABLE_ADAPTER")
+        problem = _limits_problem(cfg.min_bet, cfg.max_bet, cfg.bet_limits) or \
+            game.config_problem(cfg)
+        if problem is not None:
+            return self._refuse(command, *problem)
         self.trigger(TableOpened, cfg, command)
+
+    @_decide.register
+    def _change_limits(self, command: ChangeLimits) -> None:
+        p = command.payload
+        if self.round is not None and self.round.state is not RoundState.SETTLED:
+            return self._refuse(command, "command_type", f"round {self.round.round_id} is "
+                                f"still {self.round.state.value}: limits change between rounds")
+        assert self.config is not None
+        problem = _limits_problem(p.min_bet, p.max_bet, p.bet_limits) or \
+            self.game.config_problem(self.config.model_copy(update=dict(p)))
+        if problem is not None:
+            return self._refuse(command, *problem)
+        self.trigger(LimitsChanged, p, command)
+
+    # ===== seats (domain.md §7.4) ==============================================================
+    @_decide.register
+    def _seat_player(self, command: SeatPlayer) -> None:
+        seat, player = command.payload.seat, command.payload.player_id
+        problem = self._seat_problem(seat)
+        if problem is None and seat in self.seated:
+            problem = ("payload.seat", f"seat {seat} is taken by {self.seated[seat]}",
+                       "SEAT_TAKEN")
+        if problem is None and player in self.seated.values():
+            at = next(s for s, p in self.seated.items() if p == player)
+            problem = ("payload.player_id", f"{player} is already seated at seat {at}",
+                       "ALREADY_SEATED")
+        if problem is not None:
+            return self._refuse(command, problem[0], problem[1], code=problem[2])
+        self.trigger(PlayerSeated, PlayerSeatedData(seat=seat, player_id=player), command)
+
+    @_decide.register
+    def _leave_seat(self, command: LeaveSeat) -> None:
+        seat, player = command.payload.seat, command.payload.player_id
+        if self.seated.get(seat) != player:
+            return self._refuse(command, "payload.player_id",
+                                f"{player} is not seated at seat {seat}", code="SEAT_EMPTY")
+        self.trigger(PlayerLeft, PlayerLeftData(seat=seat, player_id=player), command)
+
+    def _seat_problem(self, seat: int) -> tuple[str, str, CommandRejectCode] | None:
+        assert self.config is not None
+        if seat > self.config.seats:
+            return ("payload.seat", f"seat {seat}: the table has {self.config.seats} seats",
+                    "NO_SUCH_SEAT")
+        return None
+
+    def _release_idle_seats(self, cause: Command) -> None:
+        """Free the seats not played for more than three consecutive rounds, where the game's
+        seed says so («por más de tres pases consecutivos», e.g. seed 002 §2.1.6.3)."""
+        rule = self.game.seat_release_rule
+        if rule is None:
+            return
+        for seat, player in sorted(self.seated.items()):
+            if self.idle.get(seat, 0) > IDLE_ROUNDS_ALLOWED:
+                self.trigger(PlayerLeft, PlayerLeftData(
+                    seat=seat, player_id=player, reason="not_playing",
+                    rounds_not_played=self.idle[seat], rule=rule), cause)
 
     @_decide.register
     def _open_round(self, command: OpenRound) -> None:
@@ -91,21 +185,27 @@ class TableSession(Aggregate):
 
     @_decide.register
     def _place_bet(self, command: PlaceBet) -> None:
-        problem = self._bet_problem(command)
-        if problem is None:
-            p = command.payload
-            self.trigger(BetPlaced, BetPlacedData(round_id=self.round.round_id, bet_id=p.bet_id,
-                                                  seat=p.seat, player_id=p.player_id, bet=p.bet),
-                         command)
-            return
-        code, fld, reason, rule = problem
         p = command.payload
+        placed, problem = None, self._bet_problem(command)
+        if problem is None:
+            placed, problem = self._within_limits(p.bet)
+        if placed is not None:
+            bet, excess, rule = placed
+            invalid = self.game.bet_problem(self.config, bet)
+            if invalid is None:
+                self.trigger(BetPlaced, BetPlacedData(
+                    round_id=self.round.round_id, bet_id=p.bet_id, seat=p.seat,
+                    player_id=p.player_id, bet=bet, excess_returned=excess, limit_rule=rule),
+                    command)
+                return
+            problem = ("INVALID_BET", invalid[0], invalid[1], "")
+        code, fld, reason, rule = problem
         self.trigger(BetRejected, BetRejectedData(
             round_id=self.round.round_id if self.round else None, bet_id=p.bet_id, seat=p.seat,
             player_id=p.player_id, bet=p.bet, code=code, field=fld, reason=reason, rule=rule),
             command)
 
-    def _bet_problem(self, command: PlaceBet) -> tuple[str, str, str, str] | None:
+    def _bet_problem(self, command: PlaceBet) -> BetProblem | None:
         """(code, field, reason, rule) when the bet must be refused, else None."""
         cfg, bet, rnd = self.config, command.payload.bet, self.round
         assert cfg is not None
@@ -119,18 +219,75 @@ class TableSession(Aggregate):
         if bet.stake.currency != cfg.currency:
             return ("WRONG_CURRENCY", "payload.bet.stake.currency",
                     f"the table plays in {cfg.currency}, not {bet.stake.currency}", "")
-        if bet.stake.amount > cfg.max_bet:
-            return ("OVER_MAXIMUM", "payload.bet.stake.amount",
-                    f"{bet.stake.amount} is over the table maximum {cfg.max_bet} "
-                    f"({cfg.currency} minor units)", LIMIT_RULE[cfg.profile])
-        if bet.stake.amount < cfg.min_bet:
-            return ("UNDER_MINIMUM", "payload.bet.stake.amount",
-                    f"{bet.stake.amount} is under the table minimum {cfg.min_bet} "
-                    f"({cfg.currency} minor units)", LIMIT_RULE[cfg.profile])
-        invalid = settlement.bet_problem(cfg, bet)
-        if invalid is not None:
-            return "INVALID_BET", invalid[0], invalid[1], ""
+        return self._seat_of_bet(command) if cfg.seating == "enforced" else None
+
+    def _seat_of_bet(self, command: PlaceBet) -> BetProblem | None:
+        """With seating enforced, a bet comes from the player seated at its seat."""
+        seat, player = command.payload.seat, command.payload.player_id
+        if self._seat_problem(seat) is not None:
+            return ("NO_SUCH_SEAT", "payload.seat",
+                    f"seat {seat}: the table has {self.config.seats} seats", "")
+        if seat not in self.seated:
+            return ("SEAT_EMPTY", "payload.seat",
+                    f"seat {seat} is empty: seat the player first (SeatPlayer)", "")
+        if self.seated[seat] != player:
+            return ("NOT_AT_SEAT", "payload.player_id",
+                    f"{player} is not the player at seat {seat} ({self.seated[seat]})", "")
         return None
+
+    def _within_limits(self, bet: BetSpec) -> tuple[Placement | None, BetProblem | None]:
+        """(the bet as it plays within its kind's limits, the excess handed back, its rule),
+        or the (code, field, reason, rule) refusing it. Under the minimum: refused («En ningún
+        momento el monto de las apuestas podrá ser … inferior al mínimo», seed 002 §1.2.1.1).
+        Over the maximum: per the profile's `over_max` switch (rules engine)."""
+        cfg = self.config
+        assert cfg is not None
+        parts = self.game.limit_parts(cfg, bet)
+        for kind, stake in parts:
+            lim = self.game.limits_for(cfg, kind)
+            if stake < lim.min_bet:
+                return None, ("UNDER_MINIMUM", "payload.bet.stake.amount",
+                              f"{_part(bet, kind, stake)} is under the minimum "
+                              f"{lim.min_bet}: {_limits_text(kind, lim, cfg.currency)}",
+                              LIMIT_RULE[cfg.profile])
+        if len(parts) > 1:
+            return self._whole_within_limits(bet, parts)
+        return self._played_within_maximum(bet)
+
+    def _whole_within_limits(self, bet: BetSpec, parts: list[tuple[str, int]]
+                             ) -> tuple[Placement | None, BetProblem | None]:
+        """A bet made of parts (a called bet's equal units) is not cut to a maximum, since
+        cutting one part would unbalance it: a part over its maximum refuses the bet."""
+        cfg = self.config
+        for kind, stake in parts:
+            lim = self.game.limits_for(cfg, kind)
+            if stake > lim.max_bet:
+                return None, ("OVER_MAXIMUM", "payload.bet.stake.amount",
+                              f"{_part(bet, kind, stake)} is over the maximum {lim.max_bet}: "
+                              f"{_limits_text(kind, lim, cfg.currency)}; a {bet.kind} bet "
+                              f"is not cut, stake it within the limits",
+                              LIMIT_RULE[cfg.profile])
+        return (bet, None, ""), None
+
+    def _played_within_maximum(self, bet: BetSpec) -> tuple[Placement | None, BetProblem | None]:
+        """Over the maximum: the maximum plays and the excess goes back (BO, CL; AR when it is
+        noticed before the spin, as it is here), or the bet is refused (LIVE-GG)."""
+        cfg = self.config
+        lim, stake = self.game.limits_for(cfg, bet.kind), bet.stake.amount
+        try:
+            out = apply_limits(stake, TableLimits(lim.min_bet, lim.max_bet),
+                               get_profile(cfg.profile), "payload.bet.stake.amount",
+                               game=cfg.game)
+        except RulesError:
+            return None, ("OVER_MAXIMUM", "payload.bet.stake.amount",
+                          f"{stake} is over the maximum {lim.max_bet}: "
+                          f"{_limits_text(bet.kind, lim, cfg.currency)}",
+                          LIMIT_RULE[cfg.profile])
+        if not out.excess:
+            return (bet, None, ""), None
+        # the maximum plays; the chips over it go back, so the counted chips no longer apply
+        playing = bet.model_copy(update={"stake": self._money(out.playing_stake), "chips": ()})
+        return (playing, self._money(out.excess), EXCESS_RULE[cfg.profile]), None
 
     @_decide.register
     def _close_bets(self, command: CloseBets) -> None:
@@ -148,13 +305,16 @@ class TableSession(Aggregate):
             if rnd is not None and rnd.state is RoundState.SPUN:
                 self._settle(command)
             return
+        if command.command_type != self.game.result_command:
+            return self._refuse(command, "command_type", f"a {cfg.game} table records its "
+                                f"result with {self.game.result_command}")
         if rnd is None or rnd.state is not RoundState.CLOSED:
             return self._refuse(command, "command_type",
                                 "a result can only be recorded after «no más apuestas»")
-        if command.payload.pocket == "00" and cfg.wheel != "american":
-            return self._refuse(command, "payload.pocket", "00 is not on a european wheel")
-        self.trigger(SpinResulted, SpinResultedData(round_id=rnd.round_id, wheel=cfg.wheel,
-                                                    pocket=command.payload.pocket), command)
+        result, problem = self.game.result_of(cfg, command)
+        if problem is not None:
+            return self._refuse(command, *problem)
+        self.trigger(SpinResulted, self.game.result_payload(cfg, rnd.round_id, result), command)
         self._settle(command)
 
     def _settle(self, command: Command) -> None:
@@ -162,7 +322,7 @@ class TableSession(Aggregate):
         assert rnd is not None and cfg is not None and rnd.pocket is not None
         open_bets = [b for bid, b in rnd.bets.items() if bid not in rnd.settled]
         jailed = [b for b in self.prisoners.values() if b.round_id != rnd.round_id]
-        for data in settlement.settle(cfg, rnd.round_id, open_bets, rnd.pocket, jailed):
+        for data in self.game.settle(cfg, rnd.round_id, open_bets, rnd.pocket, jailed):
             self.trigger(BetSettled, data, command)
         wagered = sum(s.stake.amount for s in rnd.settled.values() if s.imprisoned_from is None)
         paid = sum(s.paid.amount for s in rnd.settled.values())
@@ -170,47 +330,48 @@ class TableSession(Aggregate):
             round_id=rnd.round_id, round_number=rnd.number, pocket=rnd.pocket,
             bet_count=len(rnd.settled), wagered=Money(amount=wagered, currency=cfg.currency),
             paid=Money(amount=paid, currency=cfg.currency), house_win=wagered - paid), command)
+        self._release_idle_seats(command)
 
     # ===== payout holds (seed 002 §1.3; seed 004 RG §6) ======================================
-    def hold_payouts(self, request: VerificationRequested) -> list[Event]:
+    def hold_payouts(self, request: VerificationRequested) -> None:
         """Hold the winning payouts of a round the surveillance room must check."""
         rnd = self.rounds.get(request.payload.round_id)
         if rnd is None or not rnd.is_settled or rnd.hold is not None or self.has_handled(request):
-            return []
+            return
         winners, p = rnd.winners(), request.payload
         self.trigger(PayoutsHeld, PayoutsHeldData(
             round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
             bet_ids=tuple(winners), held=self._money(sum(winners.values())),
             deadline=p.hold_deadline), request)
-        return self.collect()
 
-    def resolve(self, resolution: VerificationResolved) -> list[Event]:
+    def resolve(self, resolution: VerificationResolved) -> None:
         """Surveillance decided: re-settle if the result was wrong, then release the hold."""
         p = resolution.payload
         rnd = self.rounds.get(p.round_id)
         if rnd is None or rnd.resolved or self.has_handled(resolution):
-            return []
-        if p.outcome == "CORRECTED" and p.result != rnd.pocket and self._on_wheel(p.result):
+            return
+        # A result not of this table (a dice result, 00 on a one-zero wheel): the vision
+        # service refuses such a correction; this guards the ledger against one logged before.
+        if p.outcome == "CORRECTED" and p.result != rnd.pocket and \
+                self.game.is_result(self.config, p.result):
             self._correct(rnd, resolution)
         if rnd.hold is not None and rnd.hold_open:
             self._release(rnd, p.outcome, resolution, p.resolved_by,
                           within=p.resolved_at <= rnd.hold.payload.deadline)
-        return self.collect()
 
-    def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> list[Event]:
+    def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> None:
         """Release the holds whose 30 minutes end by `now + margin`: a payout may be held
         «por un lapso … que no podrá exceder de 30 minutos», decided or not."""
         for rnd in self.rounds.values():
             if rnd.hold is not None and rnd.hold_open and rnd.hold.payload.deadline <= now + margin:
                 self._release(rnd, "EXPIRED", rnd.hold, self.PRODUCER,
                               within=now <= rnd.hold.payload.deadline, at=now)
-        return self.collect()
 
     def _correct(self, rnd: Round, resolution: VerificationResolved) -> None:
         cfg, p = self.config, resolution.payload
         assert cfg is not None and rnd.pocket is not None
-        fixes = corrections.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
-                                    p.result)
+        fixes = self.game.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
+                                  p.result)
         delta = sum(f.paid_after.amount - f.paid_before.amount for f in fixes)
         self.trigger(SettlementCorrected, SettlementCorrectedData(
             round_id=rnd.round_id, check_id=resolution.aggregate_id, pocket_before=rnd.pocket,
@@ -227,14 +388,6 @@ class TableSession(Aggregate):
             bet_ids=tuple(winners), released=self._money(sum(winners.values())),
             within_hold=within, released_by=by), cause, occurred_at=at)
 
-    def _on_wheel(self, result: str) -> bool:
-        """A pocket of this table's wheel (a dice result or 00 on a single-zero wheel is not).
-        The vision service refuses such a correction before it is resolved; this guards the
-        ledger against a resolution logged before it did."""
-        assert self.config is not None
-        return result.isdigit() and int(result) <= 36 and (
-            result != "00" or self.config.wheel == "american")
-
     def _money(self, amount: int) -> Money:
         assert self.config is not None
         return Money(amount=amount, currency=self.config.currency)
@@ -250,10 +403,28 @@ class TableSession(Aggregate):
                                 f"until the next spin (seed 000 §4.1.4.2 item 11)")
         self.trigger(TableClosed, command.payload, command)
 
-    def _refuse(self, command: Command, fld: str, reason: str) -> None:
+    def _refuse(self, command: Command, fld: str, reason: str,
+                code: CommandRejectCode = "REFUSED") -> None:
         self.trigger(CommandRejected, CommandRejectedData(
             command_id=command.command_id, command_type=command.command_type,
-            field=fld, reason=reason), command)
+            field=fld, reason=reason, code=code), command)
+
+    # ===== snapshots (services/table/snapshot.py) ==============================================
+    def snapshot_state(self) -> dict[str, Any]:
+        """Everything but the version and the handled ids (the base class keeps those), as
+        JSON-able values."""
+        return snapshot.dump(self)
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        """The inverse of snapshot_state, on a new session (the runtime's base class calls it,
+        then sets the version and the handled ids)."""
+        snapshot.load(self, state)
+
+    @classmethod
+    def from_snapshot_state(cls, aggregate_id: str, state: dict[str, Any]) -> "TableSession":
+        table = cls(aggregate_id)
+        table.restore_state(state)
+        return table
 
     # ===== state changes =======================================================================
     @singledispatchmethod
@@ -263,6 +434,21 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: TableOpened) -> None:
         self.config = event.payload
+
+    @mutate.register
+    def _(self, event: LimitsChanged) -> None:
+        assert self.config is not None
+        self.config = self.config.model_copy(update=dict(event.payload))
+
+    @mutate.register
+    def _(self, event: PlayerSeated) -> None:
+        self.seated[event.payload.seat] = event.payload.player_id
+        self.idle[event.payload.seat] = 0
+
+    @mutate.register
+    def _(self, event: PlayerLeft) -> None:
+        self.seated.pop(event.payload.seat, None)
+        self.idle.pop(event.payload.seat, None)
 
     @mutate.register
     def _(self, event: RoundOpened) -> None:
@@ -307,6 +493,9 @@ class TableSession(Aggregate):
     def _(self, event: RoundSettled) -> None:
         self.round.state = RoundState.SETTLED
         self.rounds_played = event.payload.round_number
+        played = {b.seat for b in self.round.bets.values()}
+        for seat in self.seated:
+            self.idle[seat] = 0 if seat in played else self.idle.get(seat, 0) + 1
 
     @mutate.register
     def _(self, event: TableClosed) -> None:
@@ -334,3 +523,22 @@ class TableSession(Aggregate):
                 self.prisoners[fix.bet_id] = rnd.bets[fix.bet_id]  # the next spin decides it
             elif fix.outcome_before == "prison":
                 self.prisoners.pop(fix.bet_id, None)
+
+
+def _limits_problem(min_bet: int, max_bet: int, per_kind: dict) -> tuple[str, str] | None:
+    """(field, reason) when the table's or a bet kind's limits are not 0 <= min <= max, max > 0."""
+    if min_bet > max_bet or max_bet == 0:
+        return "payload.max_bet", "max_bet must be positive and not below min_bet"
+    for kind, lim in per_kind.items():
+        if lim.min_bet > lim.max_bet or lim.max_bet == 0:
+            return (f"payload.bet_limits.{kind}.max_bet",
+                    "max_bet must be positive and not below min_bet")
+    return None
+
+
+def _part(bet: BetSpec, kind: str, stake: int) -> str:
+    return str(stake) if kind == bet.kind else f"the {kind} of {stake} in this {bet.kind}"
+
+
+def _limits_text(kind: str, lim: BetLimits, currency: str) -> str:
+    return f"{kind} limits {lim.min_bet}–{lim.max_bet} ({currency} minor units)"

@@ -28,7 +28,7 @@ def test_event_round_trip_with_actor():
     ev = TableOpened(aggregate_id="RUL-01", sequence=1, occurred_at="2026-11-21T20:00:00Z",
                      producer="table-service", correlation_id="c1",
                      actor=Actor(employee_id="PM1", role="pit_manager"),
-                     payload=TableOpenedData(wheel="european", profile="BO", currency="BOB",
+                     payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
                                              min_bet=100, max_bet=50000))
     assert decode(encode(ev)) == ev
 

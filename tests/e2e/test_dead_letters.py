@@ -22,8 +22,11 @@ T = "DLQ-01"
 DEALER = Actor(employee_id="D7", role="dealer")
 
 
+PIT = Actor(employee_id="PM7", role="pit_manager")
+
+
 def cmd(cls, **kw):
-    return cls(target_id=T, issued_by="test", actor=DEALER, **kw)
+    return cls(target_id=T, issued_by="test", actor=PIT if cls is OpenTable else DEALER, **kw)
 
 
 def bet(amount: int, bet_id: str) -> PlaceBet:
@@ -54,10 +57,10 @@ def session(floor, tmp_path_factory):
             OpenRound(target_id="NO-SUCH-TABLE", issued_by="test")),
     }
     spin = cmd(RecordSpin, payload=RecordSpinData(pocket="7"))
-    good = [cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    good = [cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
-            cmd(OpenRound), bet(1000, "ok-1"), bet(90_000, "too-big"), cmd(CloseBets),
-            bet(500, "late"), spin]
+            cmd(OpenRound), bet(1000, "ok-1"), bet(90_000, "too-big"), bet(50, "too-small"),
+            cmd(CloseBets), bet(500, "late"), spin]
 
     async def play() -> None:
         async with running_services(floor, db):
@@ -92,15 +95,22 @@ def test_each_bad_message_is_dead_lettered_with_reason_and_original_bytes(floor,
 
 
 def test_over_limit_and_late_bets_get_reason_events_and_play_goes_on(floor, session):
+    """BO plays an over-maximum bet for the maximum and hands the excess back (seed 002
+    §1.2.1.1); under the minimum and after «no más apuestas» are refused."""
     events = table_events(floor.bootstrap)
     kinds = [e.event_type for e in events]
-    assert kinds[:8] == ["TableOpened", "RoundOpened", "BetPlaced", "BetRejected", "BetsClosed",
-                         "BetRejected", "SpinResulted", "BetSettled"]
-    over, late = [e.payload for e in events if e.event_type == "BetRejected"]
-    assert (over.code, over.bet_id, over.rule) == ("OVER_MAXIMUM", "too-big", "seed 002 §1.2.1.1")
+    assert kinds[:10] == ["TableOpened", "RoundOpened", "BetPlaced", "BetPlaced", "BetRejected",
+                          "BetsClosed", "BetRejected", "SpinResulted", "BetSettled", "BetSettled"]
+    big = events[3].payload
+    assert (big.bet_id, big.bet.stake.amount, big.excess_returned.amount, big.limit_rule) == (
+        "too-big", 50_000, 40_000, "seed 002 §1.2.1.1")
+    under, late = [e.payload for e in events if e.event_type == "BetRejected"]
+    assert (under.code, under.bet_id, under.rule) == ("UNDER_MINIMUM", "too-small",
+                                                      "seed 002 §1.2.1.1")
     assert (late.code, late.bet_id) == ("BETTING_CLOSED", "late")
     settled = [e.payload for e in events if e.event_type == "BetSettled"]
-    assert [(s.bet_id, s.paid.amount) for s in settled] == [("ok-1", 36_000)]
+    assert [(s.bet_id, s.paid.amount) for s in settled] == [("ok-1", 36_000),
+                                                            ("too-big", 1_800_000)]
 
 
 def test_restart_rebuilds_the_table_and_a_redelivered_spin_changes_nothing(floor, session):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import contracts
-from contracts.table import BetRejected, BetSettled, RoundSettled
+from contracts.table import BetPlaced, BetRejected, BetSettled, RoundSettled
 from contracts.topics import TABLE_EVENTS_TOPIC
 from services.projections import store
 from services.projections.projector import apply_events
@@ -82,15 +82,21 @@ def test_stakes_sent_to_prison_are_decided_by_the_next_spin_of_their_table(playe
     assert set(jailed) - set(decided) == {b for b, r in jailed.items() if r in last_rounds}
 
 
-def test_over_limit_and_late_bets_were_refused_with_reasons(played):
+def test_over_limit_bets_play_the_maximum_and_late_bets_are_refused_with_reasons(played):
+    """BO (over_max return_excess, seed 002 §1.2.1.1): an over-maximum bet plays the maximum
+    and the excess goes back to the player; a bet after «no más apuestas» is refused."""
     _db, events = played
     codes = defaultdict(int)
     for e in events:
         if isinstance(e, BetRejected):
             codes[e.payload.code] += 1
             assert e.payload.reason and e.payload.field
-    assert codes["OVER_MAXIMUM"] > 0 and codes["BETTING_CLOSED"] > 0
-    assert set(codes) <= {"OVER_MAXIMUM", "BETTING_CLOSED"}
+    assert codes["BETTING_CLOSED"] > 0 and set(codes) == {"BETTING_CLOSED"}
+    cut = [e.payload for e in events if isinstance(e, BetPlaced) and e.payload.excess_returned]
+    assert cut, "the simulator sends some bets over the maximum"
+    for p in cut:
+        assert p.bet.stake.amount == 50_000 and p.excess_returned.amount > 0
+        assert p.limit_rule == "seed 002 §1.2.1.1"
 
 
 def test_projection_is_idempotent_over_the_same_events(played, tmp_path):

@@ -9,21 +9,22 @@ from services.projections import store
 from services.projections.projector import apply_events
 from services.projections.report import table_report
 from services.table.domain import TableSession
-from tests.projections.test_report import T0, play
+from tests.table.unit import handle, hold, resolve
+from tests.projections.test_report import PIT, T0, play
 from tests.table.test_holds import requested, resolved
 
 
 def corrected_floor() -> list:
     """RUL-01: round 1 dealer entered 17 (CCTV: 18), round 2 on 5; a 30-minute hold."""
     t = TableSession("RUL-01")
-    log = t.handle(OpenTable(target_id="RUL-01", issued_by="t", issued_at=T0,
-                             payload=TableOpenedData(wheel="european", profile="BO",
+    log = handle(t, OpenTable(target_id="RUL-01", issued_by="t", issued_at=T0, actor=PIT,
+                             payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                      currency="BOB", min_bet=100,
                                                      max_bet=50_000)))
     log += play(t, T0 + timedelta(minutes=1), "17", [("17", 1000), ("18", 500)])
-    log += t.hold_payouts(requested())
+    log += hold(t, requested())
     log += play(t, T0 + timedelta(minutes=3), "5", [("5", 100)])
-    return log + t.resolve(resolved("18"))
+    return log + resolve(t, resolved("18"))
 
 
 @pytest.mark.parametrize("batches", [1, 3, 40])

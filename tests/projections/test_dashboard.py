@@ -19,13 +19,15 @@ from services.projections.projector import apply_dead_letter, apply_events
 from services.runtime.evidence import EvidenceStore
 from services.runtime.http import HttpServer
 from services.table.domain import TableSession
+from tests.table.unit import handle
 
 AT = datetime(2026, 11, 24, 5, 0, tzinfo=timezone.utc)
 
 
 def command(cls, **kw):
     return cls(target_id="RUL-07", issued_by="t", issued_at=AT,
-               actor=Actor(employee_id="D1", role="dealer"), **kw)
+               actor=Actor(employee_id="PM1" if cls is OpenTable else "D1",
+                           role="pit_manager" if cls is OpenTable else "dealer"), **kw)
 
 
 def even_chance(bet_id: str, amount: int) -> PlaceBet:
@@ -36,11 +38,11 @@ def even_chance(bet_id: str, amount: int) -> PlaceBet:
 def settled_round(db) -> None:
     """RUL-07 opens, two even-chance stakes, the ball lands on zero: both go «en prisión»."""
     table = TableSession("RUL-07")
-    log = table.handle(command(OpenTable, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log = handle(table, command(OpenTable, payload=TableOpenedData(
+        game="roulette", variant="european", seating="open", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
     for c in (command(OpenRound), even_chance("j1", 2500), even_chance("j2", 1000),
               command(CloseBets), command(RecordSpin, payload=RecordSpinData(pocket="0"))):
-        log += table.handle(c)
+        log += handle(table, c)
     with store.connect(db) as con:
         apply_events(con, log)
 

@@ -6,18 +6,22 @@ import pytest
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetRejected, BetSettled, BetSpec, CloseBets, CloseTable, CommandRejected,
+    BetPlaced, BetRejected, BetSettled, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
     OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData, RoundSettled,
     SpinResulted, TableOpenedData,
 )
 from services.table.domain import RoundState, TableSession
+from tests.table.unit import handle
 
 DEALER = Actor(employee_id="D1", role="dealer")
+PIT = Actor(employee_id="PM1", role="pit_manager")
 T = "RUL-01"
 
 
-def cmd(cls, **kw):
-    return cls(target_id=T, issued_by="test", actor=DEALER,
+def cmd(cls, actor=None, **kw):
+    """A command from the dealer, or from the pit boss for what only a supervisor may do."""
+    actor = actor or (PIT if cls in (OpenTable, CloseTable, ChangeLimits) else DEALER)
+    return cls(target_id=T, issued_by="test", actor=actor,
                issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc), **kw)
 
 
@@ -31,26 +35,26 @@ def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", 
 def play(table, *bets, pocket):
     """One round: open it (unless the fixture did), the bets, «no más apuestas», the spin."""
     if table.round is not None and table.round.state is RoundState.SETTLED:
-        table.handle(cmd(OpenRound))
+        handle(table, cmd(OpenRound))
     for b in bets:
-        table.handle(b)
-    table.handle(cmd(CloseBets))
-    return table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
+        handle(table, b)
+    handle(table, cmd(CloseBets))
+    return handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
 
 
 @pytest.fixture
 def table() -> TableSession:
     t = TableSession(T)
-    t.handle(cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)))
-    t.handle(cmd(OpenRound))
+    handle(t, cmd(OpenRound))
     return t
 
 
 def test_straight_up_win_pays_35_to_1_and_names_the_rule(table):
-    table.handle(bet())
-    table.handle(cmd(CloseBets))
-    events = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="17")))
+    handle(table, bet())
+    handle(table, cmd(CloseBets))
+    events = handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="17")))
     assert [type(e) for e in events] == [SpinResulted, BetSettled, RoundSettled]
     settled = events[1].payload
     assert settled.paid.amount == 1000 * 36 and settled.net == 35_000
@@ -60,57 +64,57 @@ def test_straight_up_win_pays_35_to_1_and_names_the_rule(table):
 
 
 def test_losing_bet_pays_nothing(table):
-    table.handle(bet(kind="split", numbers=("17", "20")))
-    table.handle(cmd(CloseBets))
-    events = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="5")))
+    handle(table, bet(kind="split", numbers=("17", "20")))
+    handle(table, cmd(CloseBets))
+    events = handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="5")))
     assert events[1].payload.paid.amount == 0 and events[1].payload.outcome == "lose"
     assert events[2].payload.house_win == 1000
 
 
-def test_over_maximum_is_refused_with_the_limit_rule(table):
-    [event] = table.handle(bet(amount=60_000))
-    assert isinstance(event, BetRejected)
-    assert event.payload.code == "OVER_MAXIMUM"
-    assert event.payload.field == "payload.bet.stake.amount"
-    assert "50000" in event.payload.reason and event.payload.rule == "seed 002 §1.2.1.1"
-    assert table.round.bets == {}
+def test_over_maximum_on_bo_plays_the_maximum_and_returns_the_excess(table):
+    [event] = handle(table, bet(amount=60_000))
+    assert isinstance(event, BetPlaced)
+    assert event.payload.bet.stake.amount == 50_000
+    assert event.payload.excess_returned.amount == 10_000
+    assert event.payload.limit_rule == "seed 002 §1.2.1.1"
+    assert table.round.bets["b1"].bet.stake.amount == 50_000
 
 
 def test_under_minimum_and_wrong_currency_are_refused(table):
-    [under] = table.handle(bet(amount=50, bet_id="u"))
-    [wrong] = table.handle(bet(currency="CLP", bet_id="w"))
+    [under] = handle(table, bet(amount=50, bet_id="u"))
+    [wrong] = handle(table, bet(currency="CLP", bet_id="w"))
     assert under.payload.code == "UNDER_MINIMUM"
     assert wrong.payload.code == "WRONG_CURRENCY"
 
 
 def test_late_bet_after_no_mas_apuestas_is_void(table):
-    table.handle(cmd(CloseBets))
-    [event] = table.handle(bet(bet_id="late"))
+    handle(table, cmd(CloseBets))
+    [event] = handle(table, bet(bet_id="late"))
     assert event.payload.code == "BETTING_CLOSED"
     assert "no más apuestas" in event.payload.reason
     assert event.payload.rule == "seed 000 §4.1.4.3"
 
 
 def test_a_bet_the_engine_finds_malformed_is_refused_naming_the_field(table):
-    [event] = table.handle(bet(kind="split", numbers=("1", "36")))
+    [event] = handle(table, bet(kind="split", numbers=("1", "36")))
     assert event.payload.code == "INVALID_BET"
     assert event.payload.field.startswith("payload.bet")
 
 
 def test_commands_out_of_order_are_refused_for_the_audit_trail(table):
-    [event] = table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="3")))
+    [event] = handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="3")))
     assert isinstance(event, CommandRejected)
     assert "no más apuestas" in event.payload.reason
-    [again] = table.handle(cmd(OpenRound))
+    [again] = handle(table, cmd(OpenRound))
     assert isinstance(again, CommandRejected)
-    [close] = table.handle(cmd(CloseTable))
+    [close] = handle(table, cmd(CloseTable))
     assert isinstance(close, CommandRejected)
 
 
 def test_redelivered_command_is_a_no_op(table):
     place = bet()
-    assert len(table.handle(place)) == 1
-    assert table.handle(place) == []
+    assert len(handle(table, place)) == 1
+    assert handle(table, place) == []
     assert len(table.round.bets) == 1
 
 
@@ -118,10 +122,10 @@ def test_rebuild_from_the_log_gives_the_same_state(table):
     log = []
     for c in (bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets),
               cmd(RecordSpin, payload=RecordSpinData(pocket="17"))):
-        log.extend(table.handle(c))
+        log.extend(handle(table, c))
     fresh = TableSession(T)
     opened = TableSession(T)
-    history = opened.handle(cmd(OpenTable, payload=table.config)) + opened.handle(cmd(OpenRound))
+    history = handle(opened, cmd(OpenTable, payload=table.config)) + handle(opened, cmd(OpenRound))
     rebuilt = TableSession.rebuild(T, [*history, *log])
     assert rebuilt.version == table.version and rebuilt.rounds_played == 1
     assert rebuilt.round.settled == table.round.settled
@@ -130,29 +134,29 @@ def test_rebuild_from_the_log_gives_the_same_state(table):
 
 def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO", currency="BOB",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
                                                    min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets)):
-        log += table.handle(c)
+        log += handle(table, c)
     spin = cmd(RecordSpin, payload=RecordSpinData(pocket="17"))
-    events = table.handle(spin)
+    events = handle(table, spin)
     assert [type(e) for e in events] == [SpinResulted, BetSettled, BetSettled, RoundSettled]
     # The service crashed after publishing only SpinResulted and the first BetSettled:
     survivor = TableSession.rebuild(T, [*log, *events[:2]])
     assert survivor.round.state is RoundState.SPUN
-    finished = survivor.handle(spin)
+    finished = handle(survivor, spin)
     assert [type(e) for e in finished] == [BetSettled, RoundSettled]
     assert finished[-1].payload.wagered.amount == 2000
     assert finished[-1].sequence == events[-1].sequence
-    assert survivor.handle(spin) == []
+    assert handle(survivor, spin) == []
 
 
 def test_close_table_after_the_round_and_nothing_after_that(table):
-    table.handle(cmd(CloseBets))
-    table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="1")))
-    [closed] = table.handle(cmd(CloseTable))
+    handle(table, cmd(CloseBets))
+    handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="1")))
+    [closed] = handle(table, cmd(CloseTable))
     assert closed.event_type == "TableClosed" and table.closed
-    [refused] = table.handle(cmd(OpenRound))
+    [refused] = handle(table, cmd(OpenRound))
     assert isinstance(refused, CommandRejected) and "closed" in refused.payload.reason
 
 
@@ -186,33 +190,33 @@ def test_the_next_spin_frees_or_loses_the_imprisoned_stake(table, pocket, outcom
 
 def test_the_table_cannot_close_while_a_stake_is_in_prison(table):
     play(table, bet(kind="low", numbers=(), bet_id="jail", zero_option="prison"), pocket="0")
-    [refused] = table.handle(cmd(CloseTable))
+    [refused] = handle(table, cmd(CloseTable))
     assert isinstance(refused, CommandRejected) and "prisión" in refused.payload.reason
     play(table, pocket="5")
-    [closed] = table.handle(cmd(CloseTable))
+    [closed] = handle(table, cmd(CloseTable))
     assert closed.event_type == "TableClosed"
 
 
 def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(kind="even", numbers=(), bet_id="jail", zero_option="prison"),
               cmd(CloseBets), cmd(RecordSpin, payload=RecordSpinData(pocket="0"))):
-        log += table.handle(c)
+        log += handle(table, c)
     rebuilt = TableSession.rebuild(T, log)
     assert set(rebuilt.prisoners) == {"jail"} and rebuilt.prisoners == table.prisoners
-    rebuilt.handle(cmd(OpenRound))
-    [dup] = rebuilt.handle(bet(bet_id="jail"))
+    handle(rebuilt, cmd(OpenRound))
+    [dup] = handle(rebuilt, bet(bet_id="jail"))
     assert isinstance(dup, BetRejected) and dup.payload.code == "DUPLICATE_BET"
 
 
 def test_a_profile_without_the_choice_refuses_a_zero_option_naming_the_field():
     t = TableSession(T)
-    t.handle(cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="AR-RUL",
+    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="AR-RUL",
                                                    currency="ARS", min_bet=100, max_bet=50_000)))
-    t.handle(cmd(OpenRound))
-    [refused] = t.handle(bet(kind="red", numbers=(), currency="ARS", zero_option="prison"))
+    handle(t, cmd(OpenRound))
+    [refused] = handle(t, bet(kind="red", numbers=(), currency="ARS", zero_option="prison"))
     assert refused.payload.code == "INVALID_BET"
     assert refused.payload.field == "payload.bet.zero_option"
     assert "AR" in refused.payload.reason

@@ -14,6 +14,7 @@ from contracts.vision import (
     VerificationResolvedData, hold_deadline,
 )
 from services.table.domain import KEEP_ROUNDS, TableSession
+from tests.table.unit import handle, hold, release, resolve
 from tests.table.test_domain import T, bet, cmd, play, table  # noqa: F401  (fixture)
 
 DECLARED = datetime(2026, 11, 21, 20, 1, tzinfo=timezone.utc)
@@ -41,29 +42,29 @@ def resolved(result, *, outcome="CORRECTED", round_id="RUL-01.1", check="chk-1",
 
 def test_the_winning_payouts_of_a_round_under_verification_are_held(table):
     play(table, bet(bet_id="win", amount=1000), bet(bet_id="lose", numbers=("18",)), pocket="17")
-    [held] = table.hold_payouts(requested())
+    [held] = hold(table, requested())
     assert isinstance(held, PayoutsHeld)
     assert held.payload.bet_ids == ("win",) and held.payload.held.amount == 36_000
     assert held.payload.deadline == DEADLINE and held.payload.rule == "seed 002 §1.3; seed 004 RG §6"
-    assert table.hold_payouts(requested()) == []  # redelivered: held once
+    assert hold(table, requested()) == []  # redelivered: held once
 
 
 def test_upheld_releases_the_same_payouts_and_changes_no_settlement(table):
     play(table, bet(bet_id="win"), pocket="17")
-    table.hold_payouts(requested())
-    [released] = table.resolve(resolved("17", outcome="UPHELD"))
+    hold(table, requested())
+    [released] = resolve(table, resolved("17", outcome="UPHELD"))
     assert isinstance(released, PayoutsReleased)
     p = released.payload
     assert (p.outcome, p.bet_ids, p.released.amount, p.within_hold) == ("UPHELD", ("win",), 36_000, True)
     assert p.released_by == "S7"
-    assert table.resolve(resolved("17", outcome="UPHELD")) == []
+    assert resolve(table, resolved("17", outcome="UPHELD")) == []
 
 
 def test_corrected_result_resettles_the_round_bet_by_bet_and_releases_the_right_winners(table):
     play(table, bet(bet_id="on17"), bet(bet_id="on18", numbers=("18",)),
          bet(bet_id="red", kind="red", numbers=()), pocket="17")   # 17 black, 18 red
-    table.hold_payouts(requested())
-    fixed, released = table.resolve(resolved("18"))
+    hold(table, requested())
+    fixed, released = resolve(table, resolved("18"))
     assert isinstance(fixed, SettlementCorrected)
     p = fixed.payload
     assert (p.pocket_before, p.pocket_after, p.corrected_by) == ("17", "18", "S7")
@@ -80,29 +81,29 @@ def test_corrected_result_resettles_the_round_bet_by_bet_and_releases_the_right_
 
 def test_a_hold_expires_after_30_minutes_and_a_late_correction_still_resettles(table):
     play(table, bet(bet_id="on17"), pocket="17")
-    table.hold_payouts(requested())
-    assert table.release_expiring(DEADLINE - timedelta(seconds=10)) == []
-    [expired] = table.release_expiring(DEADLINE - timedelta(seconds=3), margin=timedelta(seconds=5))
+    hold(table, requested())
+    assert release(table, DEADLINE - timedelta(seconds=10)) == []
+    [expired] = release(table, DEADLINE - timedelta(seconds=3), margin=timedelta(seconds=5))
     assert expired.payload.outcome == "EXPIRED" and expired.payload.within_hold
     assert expired.payload.released.amount == 36_000 and expired.occurred_at < DEADLINE
-    assert table.release_expiring(DEADLINE + timedelta(hours=1)) == []
-    [fixed] = table.resolve(resolved("20", after=timedelta(minutes=45)))
+    assert release(table, DEADLINE + timedelta(hours=1)) == []
+    [fixed] = resolve(table, resolved("20", after=timedelta(minutes=45)))
     assert isinstance(fixed, SettlementCorrected) and fixed.payload.paid_delta == -36_000
 
 
 def test_the_table_keeps_playing_while_a_hold_is_open(table):
     play(table, bet(bet_id="on17"), pocket="17")
-    table.hold_payouts(requested())
+    hold(table, requested())
     events = play(table, bet(bet_id="next", numbers=("5",)), pocket="5")
     assert isinstance(events[-1], RoundSettled) and events[-1].payload.round_number == 2
-    [released] = table.resolve(resolved("17", outcome="UPHELD"))
+    [released] = resolve(table, resolved("17", outcome="UPHELD"))
     assert released.payload.round_id == "RUL-01.1"
 
 
 def test_correction_to_zero_imprisons_and_lets_the_next_spin_decide(table):
     play(table, bet(bet_id="jail", kind="red", numbers=(), zero_option="prison"), pocket="3")
-    table.hold_payouts(requested())
-    [fixed, _] = table.resolve(resolved("0"))
+    hold(table, requested())
+    [fixed, _] = resolve(table, resolved("0"))
     [fix] = fixed.payload.corrections
     assert (fix.outcome_before, fix.outcome_after, fix.decided_in) == ("win", "prison", None)
     assert fix.paid_after.amount == 0 and set(table.prisoners) == {"jail"}
@@ -113,9 +114,9 @@ def test_correction_to_zero_imprisons_and_lets_the_next_spin_decide(table):
 
 def test_correction_to_zero_after_the_next_spin_uses_that_spin(table):
     play(table, bet(bet_id="jail", kind="red", numbers=(), zero_option="prison"), pocket="3")
-    table.hold_payouts(requested())
+    hold(table, requested())
     play(table, pocket="2")   # black: a stake in prison would have lost here
-    [fixed, _] = table.resolve(resolved("0"))
+    [fixed, _] = resolve(table, resolved("0"))
     [fix] = fixed.payload.corrections
     assert (fix.outcome_after, fix.paid_after.amount, fix.decided_in) == ("lose", 0, "RUL-01.2")
     assert fix.paid_before.amount == 2000 and table.prisoners == {}
@@ -123,9 +124,9 @@ def test_correction_to_zero_after_the_next_spin_uses_that_spin(table):
 
 def test_correction_away_from_zero_frees_a_stake_the_wrong_result_imprisoned(table):
     play(table, bet(bet_id="jail", kind="red", numbers=(), zero_option="prison"), pocket="0")
-    table.hold_payouts(requested())
+    hold(table, requested())
     play(table, pocket="1")   # the imprisoned stake was freed: paid 1000
-    [fixed, _] = table.resolve(resolved("5"))   # red: the bet had simply won
+    [fixed, _] = resolve(table, resolved("5"))   # red: the bet had simply won
     [fix] = fixed.payload.corrections
     assert (fix.outcome_before, fix.paid_before.amount) == ("push", 1000)
     assert (fix.outcome_after, fix.paid_after.amount) == ("win", 2000)
@@ -133,31 +134,31 @@ def test_correction_away_from_zero_frees_a_stake_the_wrong_result_imprisoned(tab
 
 def test_holds_and_corrections_are_rebuilt_from_the_log():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(wheel="european", profile="BO",
+    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                                                    currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(bet_id="on17"), cmd(CloseBets),
               cmd(RecordSpin, payload=RecordSpinData(pocket="17"))):
-        log += table.handle(c)
-    log += table.hold_payouts(requested())
-    log += table.resolve(resolved("18"))
+        log += handle(table, c)
+    log += hold(table, requested())
+    log += resolve(table, resolved("18"))
     rebuilt = TableSession.rebuild(T, log)
     rnd = rebuilt.rounds["RUL-01.1"]
     assert rnd.pocket == "18" and rnd.resolved and not rnd.hold_open
     assert rnd.paid("on17") == ("lose", 0) and rebuilt.version == table.version
-    assert rebuilt.resolve(resolved("18")) == []  # a redelivered resolution changes nothing
+    assert resolve(rebuilt, resolved("18")) == []  # a redelivered resolution changes nothing
 
 
 def test_unknown_rounds_and_wrong_kinds_of_result_are_ignored(table):
     play(table, bet(bet_id="on17"), pocket="17")
-    assert table.hold_payouts(requested(round_id="RUL-09.4")) == []
-    table.hold_payouts(requested())
-    [released] = table.resolve(resolved("00"))   # not on a european wheel: nothing re-settled
+    assert hold(table, requested(round_id="RUL-09.4")) == []
+    hold(table, requested())
+    [released] = resolve(table, resolved("00"))   # not on a european wheel: nothing re-settled
     assert released.payload.outcome == "CORRECTED" and released.payload.bet_ids == ("on17",)
 
 
 def test_old_rounds_are_forgotten_but_a_round_waiting_for_surveillance_is_kept(table):
     play(table, bet(bet_id="on17"), pocket="17")
-    table.hold_payouts(requested())
+    hold(table, requested())
     for _ in range(KEEP_ROUNDS + 5):
         play(table, pocket="1")
     assert "RUL-01.2" not in table.rounds and "RUL-01.1" in table.rounds
@@ -168,6 +169,6 @@ def test_old_rounds_are_forgotten_but_a_round_waiting_for_surveillance_is_kept(t
                                            (timedelta(minutes=31), False)])
 def test_release_says_whether_it_came_within_the_30_minutes(table, after, within):
     play(table, bet(bet_id="on17"), pocket="17")
-    table.hold_payouts(requested())
-    [released] = table.resolve(resolved("17", outcome="UPHELD", after=after))
+    hold(table, requested())
+    [released] = resolve(table, resolved("17", outcome="UPHELD", after=after))
     assert released.payload.within_hold is within

@@ -1,0 +1,66 @@
+"""Who may do what: one table, role → the commands that role may issue (issue 11 §3).
+
+The roles are those of `Actor.role` (contracts/envelope.py). Where a seed names the role its
+duties are cited (domain.md §7.3). A command without an actor, or from a role not listed for
+it, is refused: the table service answers CommandRejected with code FORBIDDEN, and the vision
+service refuses a ResolveVerification the same way through `authorize`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from contracts.envelope import Command, type_of
+
+
+@dataclass(frozen=True)
+class Role:
+    commands: frozenset[str]
+    source: str  # the seed and section naming the role's duties, where a seed does
+
+
+# The croupier «runs the game … announces start, end of betting and results» (seed 002 §1.1 h;
+# seed 004 RG §3.2): rounds, bets placed for a player, «no más apuestas», the result, seats.
+DEALER_COMMANDS = frozenset({"OpenRound", "PlaceBet", "CloseBets", "RecordSpin", "SeatPlayer",
+                             "LeaveSeat"})
+# The jefe de mesa / supervisor directs the game and «controls changes», and tells the croupier
+# when the table closes (seed 002 §2.1.5.3 «Cierre del juego: Cuando el jefe de mesa le
+# instruya al croupier»); the jefe de sala / pit boss manages the section and authorises limit
+# corrections (seed 002 §1.1 m, §1.2.1.1). Both may also do what a dealer does.
+SUPERVISOR_COMMANDS = DEALER_COMMANDS | {"OpenTable", "CloseTable", "ChangeLimits"}
+
+PERMISSIONS: Mapping[str, Role] = {
+    "dealer": Role(DEALER_COMMANDS, "seed 002 §1.1 h; seed 004 RG §3.2"),
+    "table_supervisor": Role(SUPERVISOR_COMMANDS,
+                             "jefe de mesa: seed 000 §4.1.3.2, seed 002 §2.1.7.1; "
+                             "supervisor (CL): seed 004 RG §3.2"),
+    "pit_manager": Role(SUPERVISOR_COMMANDS, "jefe de sala / pit boss: seed 002 §1.1 m, "
+                                             "§1.2.1.1; seed 004 RG §3.2 («Pitboos»)"),
+    # The CCTV room checks a result and may hold its payouts up to 30 minutes (seed 002 §1.3;
+    # seed 004 RG §6); it resolves the verification, it does not run the table.
+    "surveillance": Role(frozenset({"ResolveVerification"}), "seed 002 §1.3; seed 004 RG §6"),
+    # Cage, count room and finance: no table commands yet (cage commands come later).
+    "cashier": Role(frozenset(), "caja: seed 002 Anexo I §1.1, §2"),
+    "count_team": Role(frozenset(), "sala de conteo: seed 002 Anexo I §2"),
+    "finance": Role(frozenset(), ""),
+    # Services acting on their own (timers, the vision service) emit events, not commands.
+    "system": Role(frozenset(), ""),
+}
+
+
+def may(role: str, command_type: str) -> bool:
+    found = PERMISSIONS.get(role)
+    return found is not None and command_type in found.commands
+
+
+def authorize(command: Command) -> tuple[str, str] | None:
+    """(field, reason) when the command's actor may not issue it, else None."""
+    if command.actor is None:
+        return "actor", "actor: a command must name the employee and role"
+    role, name = command.actor.role, type_of(command)
+    if not may(role, name):
+        allowed = sorted(r for r in PERMISSIONS if may(r, name)) or ["no role"]
+        return "actor.role", (f"role {role} may not issue {name} (employee "
+                              f"{command.actor.employee_id}); {name} is for "
+                              f"{', '.join(allowed)}")
+    return None
