@@ -23,7 +23,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, mod
 
 from contracts.envelope import Command, Event, Id, message_type
 from contracts.payouts import HOLD_RULE
-from contracts.table import CommandRejectedData, Pocket, Wheel
+from contracts.table import CommandRejectedData, Pocket, TableWheel, Wheel
 
 DieFace = Annotated[StrictInt, Field(ge=1, le=6)]
 Kind = Literal["dice", "wheel"]
@@ -81,7 +81,7 @@ class DealerResultData(_Data):
     kind: Kind
     result: str = Field(description='"17", "00" for a wheel; "3-5" (sorted) for dice')
     declared_at: AwareDatetime
-    wheel: Wheel | None = Field(default=None, description="The table's wheel (wheel rounds): "
+    wheel: TableWheel | None = Field(default=None, description="The table's wheel (wheel rounds): "
                                 "a correction must name one of its pockets")
 
 

@@ -29,7 +29,8 @@ from faststream.kafka import KafkaBroker, KafkaMessage
 
 from contracts import DecodeError, TopicSpec, decode, encode, topic_for
 from contracts.deadletter import DeadLetter
-from contracts.envelope import Message, type_of
+from contracts.envelope import Command, Message, type_of
+from contracts.permissions import authorize
 from contracts.topics import DEAD_LETTER_TOPIC, partition_for
 from services.runtime.metrics import ServiceMetrics
 from services.runtime.replay import LogReader
@@ -179,6 +180,8 @@ class Bus:
             if handler is None:
                 self.stats["not_ours"] += 1  # on the topic, but for another service
                 return
+            if isinstance(message, Command):
+                self._log_if_forbidden(message)
             done = handler(message, ctx)
             if inspect.isawaitable(done):
                 await done
@@ -197,6 +200,17 @@ class Bus:
             log.exception("handler failed", extra={"topic": record.topic, "offset": record.offset})
             await ctx.discard()
             await self.dead_letter(record, "handler_error", f"{type(err).__name__}: {err}")
+
+    def _log_if_forbidden(self, command: Command) -> None:
+        """Say so when a command's actor may not issue it. The handler still gets it: the
+        aggregate records the refusal (CommandRejected FORBIDDEN) in its log for audit."""
+        forbidden = authorize(command)
+        if forbidden is not None:
+            self.stats["commands.forbidden"] += 1
+            self.metrics.refused(type_of(command), "FORBIDDEN")
+            log.warning("command refused: forbidden", extra={
+                "command_type": type_of(command), "command_id": command.command_id,
+                "target_id": command.target_id, "field": forbidden[0], "reason": forbidden[1]})
 
     async def dead_letter(self, record: ConsumerRecord, code: str, reason: str) -> None:
         letter = DeadLetter(

@@ -12,7 +12,8 @@ from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FR
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
-from services.simulator.floor import SimTable, finish_round, make_tables, open_table, round_commands
+from services.simulator.floor import (SimTable, finish_round, make_tables, open_table,
+                                      round_commands, seat_players)
 from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,6 @@ async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
     for table in floor:
         known = state.get(table.table_id)
         if known is None or known.config is None:
-            await bus.publish([open_table(table)])
+            await bus.publish([open_table(table), *seat_players(table)])
         elif known.round_state is not None:
             await bus.publish(finish_round(table, known.round_state, rng))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from contracts.envelope import Actor, Command, new_id
 from contracts.table import (
     CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData,
-    TableOpenedData,
+    SeatData, SeatPlayer, TableOpenedData,
 )
 from services.rules.core import get_profile
 from services.rules.roulette.switches import ZERO_EVEN
@@ -36,8 +36,8 @@ def player_mix(profile: str) -> Mix:
 def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[SimTable]:
     return [SimTable(
         table_id=f"RUL-{i:02d}",
-        config=TableOpenedData(wheel="european", profile=profile, currency=currency,
-                               min_bet=100, max_bet=50_000),
+        config=TableOpenedData(game="roulette", variant="european", profile=profile,
+                               currency=currency, min_bet=100, max_bet=50_000),
         dealer=Actor(employee_id=f"D{100 + i}", role="dealer"),
         players=[f"P{i:02d}{s}" for s in range(1, 7)],
         mix=player_mix(profile),
@@ -47,6 +47,13 @@ def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[
 def open_table(table: SimTable) -> Command:
     return OpenTable(target_id=table.table_id, issued_by=SOURCE,
                      actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
+
+
+def seat_players(table: SimTable) -> list[Command]:
+    """Seat every player at the seat their bets name (seating is enforced from schema 2)."""
+    return [SeatPlayer(target_id=table.table_id, issued_by=SOURCE, actor=table.dealer,
+                       payload=SeatData(seat=seat, player_id=player))
+            for seat, player in enumerate(table.players, start=1)]
 
 
 def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
@@ -76,7 +83,7 @@ def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Comman
 
 def _bet(table: SimTable, rng: random.Random, mix: Mix, common: dict) -> Command:
     seat = rng.randint(1, len(table.players))
-    return PlaceBet(payload=PlaceBetData(bet_id=new_id(), seat=seat,
+    return PlaceBet(actor=table.dealer, payload=PlaceBetData(bet_id=new_id(), seat=seat,
                                          player_id=table.players[seat - 1],
                                          bet=random_bet(rng, table.config.currency,
                                                         table.config.max_bet, mix)),

@@ -15,15 +15,10 @@ from services.table.domain import TableSession
 Tables = UnitOfWork[TableSession]
 
 
-def _shim(table: TableSession, returned: object) -> None:  # TEMPORARY: until the domain
-    if returned:                                             # stops collecting (branch table)
-        table._pending[:0] = list(returned)  # type: ignore[call-overload]
-
-
 def open_table(command: OpenTable, uow: Tables) -> None:
     """A table comes to exist by its OpenTable (a second one is refused by the session)."""
     table = uow.get_or_create(command.target_id)
-    _shim(table, table.handle(command))
+    table.handle(command)
 
 
 def table_command(command: Command, uow: Tables) -> None:
@@ -31,7 +26,7 @@ def table_command(command: Command, uow: Tables) -> None:
     if table is None:
         raise Rejected("unknown_aggregate",
                        f"target_id: table {command.target_id!r} has never been opened")
-    _shim(table, table.handle(command))
+    table.handle(command)
 
 
 def hold_payouts(request: VerificationRequested, uow: Tables) -> None:
@@ -39,19 +34,19 @@ def hold_payouts(request: VerificationRequested, uow: Tables) -> None:
     A check of a table this service does not run (a dice table) is not ours."""
     table = uow.get(request.payload.table_id)
     if table is not None:
-        _shim(table, table.hold_payouts(request))
+        table.hold_payouts(request)
 
 
 def resolve_verification(resolution: VerificationResolved, uow: Tables) -> None:
     table = uow.get(resolution.payload.table_id)
     if table is not None:
-        _shim(table, table.resolve(resolution))
+        table.resolve(resolution)
 
 
 def release_expiring_holds(uow: Tables, now: datetime, margin: timedelta) -> None:
     """No payout is held past its deadline (30 minutes at most), decided or not."""
     for table in uow.each():
-        _shim(table, table.release_expiring(now, margin=margin))
+        table.release_expiring(now, margin=margin)
 
 
 COMMAND_HANDLERS = {kind: table_command for kind in TABLE_COMMANDS} | {OpenTable: open_table}

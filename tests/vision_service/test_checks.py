@@ -178,8 +178,10 @@ def test_corrected_names_what_the_cctv_shows_and_says_when_the_hold_had_run_out(
     (resolve("UPHELD", "18"), "payload.result", "send CORRECTED"),
     (resolve("CORRECTED", "3-5"), "payload.result", "not a wheel result"),
     (resolve("CORRECTED", "00"), "payload.result", "not a pocket of this table's european wheel"),
-    (resolve("UPHELD", actor=None), "actor", "surveillance officer"),
-    (resolve("UPHELD", actor=Actor(employee_id="D1", role="dealer")), "actor", "surveillance"),
+    (resolve("UPHELD", actor=None), "actor", "must name the employee and role"),
+    (resolve("UPHELD", actor=Actor(employee_id="D1", role="dealer")), "actor.role",
+     "role dealer may not issue ResolveVerification (employee D1); ResolveVerification is for "
+     "surveillance"),
 ])
 def test_a_resolution_that_contradicts_itself_is_refused_and_the_hold_stays_open(command, field, words):
     check = under_verification("17", camera="18")

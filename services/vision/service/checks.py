@@ -26,6 +26,7 @@ from contracts.vision import (
     HOLD_LIMIT, VerificationRequestedData, VerificationResolved, VerificationResolvedData,
     hold_deadline,
 )
+from contracts.permissions import authorize
 from services.runtime.aggregate import Aggregate
 
 # Below this a reading is not trusted to confirm a result. The readers' confidence is a
@@ -135,8 +136,9 @@ class RoundCheck(Aggregate):
 
     def _resolution_problem(self, command: ResolveVerification) -> tuple[str, str] | None:
         """(field, reason) when the command must be refused, else None."""
-        if command.actor is None or command.actor.role != "surveillance":
-            return "actor", "a verification is resolved by a surveillance officer (role surveillance)"
+        forbidden = authorize(command)  # only surveillance resolves (contracts/permissions.py)
+        if forbidden is not None:
+            return forbidden
         if self.resolution is not None:
             r = self.resolution
             return "target_id", (f"round check {self.id} is already resolved: {r.outcome} "
@@ -152,8 +154,8 @@ class RoundCheck(Aggregate):
             return "payload.result", (f"{command.payload.result!r} is not a "
                                       f"{self.verification.kind} result")
         wheel = self.dealer.wheel if self.dealer is not None else None
-        if seen == "00" and wheel == "european":
-            return "payload.result", ("00 is not a pocket of this table's european wheel "
+        if seen == "00" and wheel in ("european", "american_single"):
+            return "payload.result", (f"00 is not a pocket of this table's {wheel} wheel "
                                       "(single zero): give the pocket the CCTV shows")
         if outcome == "UPHELD" and seen != dealer:
             return "payload.result", (f"UPHELD means the dealer's {dealer} stands, but the "
