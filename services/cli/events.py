@@ -179,7 +179,8 @@ class TopicReader:
                 if tp not in ends and self.consumer.highwater(tp) is not None:
                     ends[tp] = self.consumer.highwater(tp)
             for tp, batch in batches.items():
-                yield from (r for r in batch if not until_end or r.offset < ends[tp])
+                end = ends.get(tp, float("inf")) if until_end else float("inf")
+                yield from (r for r in batch if r.offset < end)
             if until_end and len(ends) == len(self.partitions) and all(
                     self.consumer.position(tp) >= ends[tp] for tp in self.partitions):
                 return
@@ -255,7 +256,11 @@ def tail(topic, key: str | None, as_json: bool, limit: int | None, bootstrap: st
     Exit status: 0, or 1 if a record did not decode; 2 usage error.
     """
     reader = _reader(bootstrap, topic.name)
-    reader.from_beginning() if from_beginning else reader.from_end()
+    try:
+        reader.from_beginning() if from_beginning else reader.from_end()
+    except KeyboardInterrupt:   # Ctrl-C before the first record: nothing to report
+        reader.close()
+        return
     click.echo(f"following {topic.name} from the "
                f"{'beginning' if from_beginning else 'end'} (Ctrl-C stops)", err=True)
     _print(reader, topic, reader.records(until_end=False), key, as_json, limit)

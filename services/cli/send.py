@@ -133,11 +133,12 @@ def validate(number: int, content: bytes, versions: dict[str, int]):
     name = obj.get("command_type")
     if name is None:
         return refused(number, "command_type", "missing: every line must be a command")
-    if name not in versions:
+    if not isinstance(name, str) or name not in versions:
         return refused(number, "command_type", f"{name!r} is not a known command; known: "
                        f"{', '.join(sorted(versions))}")
     filled = with_defaults(obj, versions)
-    model = REGISTRY.get((name, filled["schema_version"]))
+    version = filled["schema_version"]
+    model = REGISTRY.get((name, version)) if isinstance(version, int) else None
     if model is None or not issubclass(model, Command):
         return refused(number, "schema_version", f"{filled['schema_version']!r} is not a "
                        f"version of {name}; current: {versions[name]}")

@@ -123,3 +123,13 @@ def test_the_installed_program_reads_stdin_and_dump_filters_by_key(bootstrap: st
     assert dumped.returncode == 0, dumped.stderr
     assert [r["message"]["command_id"] for r in json_lines(dumped.stdout)] == [
         "pipe-RUL-21", "pipe-RUL-21-again"]
+
+
+def test_odd_types_are_refused_not_crashed_on(tmp_path: Path) -> None:
+    script = tmp_path / "odd.jsonl"
+    script.write_text('{"command_type": ["OpenRound"]}\n[1, 2]\n'
+                      '{"command_type": "OpenRound", "target_id": "T", "schema_version": [1]}\n')
+    result = run("send", str(script), "--bootstrap", "127.0.0.1:1", "--json")
+    assert result.exit_code == 1
+    assert [(a["line"], a["field"]) for a in json_lines(result.stdout)] == [
+        (1, "command_type"), (2, "(line)"), (3, "schema_version")]
