@@ -89,10 +89,12 @@ def label_columns(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
 
 def render_text(figures: list[TableFigures], start: datetime | None, end: datetime | None) -> str:
     head = f"Tables — rounds settled from {start or 'the beginning'} to {end or 'now'}"
-    lines = [head, "", f"{'table':<10}{'game':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}{'house win':>20}{'hold':>9}"]
+    lines = [head, "", f"{'table':<10}{'game':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}"
+                       f"{'house win':>20}{'hold':>9}"]
     for f in figures:
         hold = f"{f.hold_pct}%" if f.hold_pct is not None else "—"
-        lines.append(f"{f.table_id:<10}{f.game or '—':<10}{f.rounds:>8}{format_money(f.wagered, f.currency):>20}"
+        lines.append(f"{f.table_id:<10}{f.game or '—':<10}{f.rounds:>8}"
+                     f"{format_money(f.wagered, f.currency):>20}"
                      f"{format_money(f.paid, f.currency):>20}"
                      f"{format_money(f.house_win, f.currency):>20}{hold:>9}")
     if not figures:

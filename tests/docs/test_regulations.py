@@ -114,7 +114,8 @@ def missing(citations: Iterable[Citation], doc: str) -> list[Citation]:
 
 
 def test_the_extractor_reads_the_citation_forms_the_code_uses() -> None:
-    text = ('rule = "seed 002 §1.3; seed 004 RG §6" (seed 004 III §1.8.1-§1.8.4, IV §1.5/§1.7) '
+    text = ('rule = "seed 002 §1.3; seed 004 RG §6" '
+            '(seed 004 III §1.8.1-§1.8.4, IV §1.5/§1.7) '
             'RuleRef("003", "Bac §2.1.1") LIVE-GG Rul §3.2 seed 000 §4.1.4.2 item 11')
     assert sorted(set(text_citations(text))) == [
         ("000", "§4.1.4.2"), ("002", "§1.3"), ("003", "Bac §2.1.1"), ("003", "Rul §3.2"),
