@@ -98,7 +98,7 @@ def _short_time(text: str | None) -> str:
 
 
 def summary(payload: Any, width: int = SUMMARY_WIDTH) -> str:
-    """`key=value` pairs of the payload's scalars (money as "1000 BOB"), cut to `width`."""
+    """`key=value` pairs of the payload's scalars (money as "10.00 BOB"), cut to `width`."""
     if not isinstance(payload, dict):
         return ""
     parts = [f"{k}={_scalar(v)}" for k, v in payload.items() if _scalar(v) is not None]
@@ -107,11 +107,14 @@ def summary(payload: Any, width: int = SUMMARY_WIDTH) -> str:
 
 
 def _scalar(value: Any) -> str | None:
-    if isinstance(value, dict) and set(value) == {"amount", "currency"}:
-        return f"{value['amount']}{value['currency']}"
-    if isinstance(value, dict) and "kind" in value:            # a bet: its kind and stake
+    from contracts.money import format_money
+
+    if isinstance(value, dict) and set(value) == {"amount", "currency"}:   # minor units
+        return format_money(value["amount"], value["currency"])
+    if isinstance(value, dict) and "kind" in value:   # a bet: kind[numbers] stake
+        numbers = ",".join(value.get("numbers") or ())
         stake = _scalar(value.get("stake"))
-        return f"{value['kind']}" + (f"/{stake}" if stake else "")
+        return value["kind"] + (f"[{numbers}]" if numbers else "") + (f" {stake}" if stake else "")
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value) if all(not isinstance(v, (dict, list))
                                                       for v in value) else None
