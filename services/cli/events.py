@@ -24,6 +24,7 @@ import click
 POLL_MS = 500
 SUMMARY_WIDTH = 100
 PROBE_SECONDS = 15.0     # how long to wait for a first fetch of every partition
+BOOTSTRAP_MS = 10_000    # an unreachable broker must fail the command soon, not after 30 s
 
 
 # ----- one record ------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ class TopicReader:
             self.consumer = KafkaConsumer(bootstrap_servers=bootstrap.split(","),
                                           enable_auto_commit=False, group_id=None,
                                           client_id="casino-events",
+                                          bootstrap_timeout_ms=BOOTSTRAP_MS,
                                           **kafka_config().consumer_options())
         except KafkaError as err:
             raise click.ClickException(f"no Kafka at {bootstrap}: {err}") from None
