@@ -4,8 +4,9 @@ in the text of services/ and contracts/ ("seed 002 §1.3", "seed 004 RG §6", Ru
 "Bac §2.1.1")) and in the RuleRef objects the rules engine builds when its modules load."""
 from __future__ import annotations
 
-import gc
+import dataclasses
 import importlib
+import inspect
 import pkgutil
 import re
 from pathlib import Path
@@ -27,6 +28,8 @@ CHAIN = rf"{SECTION}(?:\s*(?:-|–|/|,)\s*{SECTION})*"
 TEXT_CITATION = re.compile(rf"(?:seed (?P<seed>00[0-4])|(?P<profile>AR-RUL|CL-ARICA|LIVE-GG)) "
                            rf"(?P<chain>{CHAIN})")
 CODE_CITATION = re.compile(rf"RuleRef\(\s*\"(?P<seed>00[0-4])\",\s*f?\"(?P<chain>{CHAIN})")
+# A qualified section on its own in a string ("III §2.4.1"): the qualifier names the seed.
+QUALIFIED_LITERAL = re.compile(rf"\"(?P<chain>{QUALIFIER} §\d+(?:\.\d+)*)\"")
 ONE = re.compile(rf"(?:(?P<qualifier>{QUALIFIER}) )?§(?P<number>\d+(?:\.\d+)*)")
 
 Citation = tuple[str, str]   # (seed, "III §1.5.1")
@@ -47,6 +50,8 @@ def text_citations(text: str) -> Iterator[Citation]:
         for m in pattern.finditer(text):
             seed = m["seed"] if m["seed"] else PROFILE_SEED[m["profile"]]
             yield from split_chain(seed, m["chain"])
+    for m in QUALIFIED_LITERAL.finditer(text):
+        yield from split_chain("", m["chain"])
 
 
 def source_files() -> Iterator[Path]:
@@ -57,13 +62,35 @@ def source_files() -> Iterator[Path]:
 
 
 def built_refs() -> list:
-    """RuleRefs that exist once the rules engine is imported (tables built from f-strings
-    and helper functions, which the text search cannot see)."""
+    """The RuleRefs reachable from the rules engine's modules once imported (tables built with
+    helpers, which the text search cannot read). Only what import builds, not what earlier
+    tests happened to build, so the answer does not depend on the order tests run in."""
     import services.rules as rules
     from services.rules.core.refs import RuleRef
-    for module in pkgutil.walk_packages(rules.__path__, "services.rules."):
-        importlib.import_module(module.name)
-    return [obj for obj in gc.get_objects() if isinstance(obj, RuleRef)]
+    found: dict[int, RuleRef] = {}
+    seen: set[int] = set()
+    pending: list[object] = []
+    for info in pkgutil.walk_packages(rules.__path__, "services.rules."):
+        module = importlib.import_module(info.name)
+        pending.extend(v for v in vars(module).values() if not _is_code(v))
+    while pending:
+        obj = pending.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, RuleRef):
+            found[id(obj)] = obj
+        elif isinstance(obj, dict):
+            pending.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            pending.extend(obj)
+        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            pending.extend(getattr(obj, f.name) for f in dataclasses.fields(obj))
+    return list(found.values())
+
+
+def _is_code(value: object) -> bool:
+    return isinstance(value, type) or callable(value) or inspect.ismodule(value)
 
 
 def built_citations() -> Iterator[Citation]:
@@ -116,10 +143,12 @@ def missing(citations: Iterable[Citation], doc: str) -> list[Citation]:
 def test_the_extractor_reads_the_citation_forms_the_code_uses() -> None:
     text = ('rule = "seed 002 §1.3; seed 004 RG §6" '
             '(seed 004 III §1.8.1-§1.8.4, IV §1.5/§1.7) '
-            'RuleRef("003", "Bac §2.1.1") LIVE-GG Rul §3.2 seed 000 §4.1.4.2 item 11')
+            'RuleRef("003", "Bac §2.1.1") LIVE-GG Rul §3.2 seed 000 §4.1.4.2 item 11 '
+            'x = "III §2.4.1" if a else "§9.9"')
     assert sorted(set(text_citations(text))) == [
         ("000", "§4.1.4.2"), ("002", "§1.3"), ("003", "Bac §2.1.1"), ("003", "Rul §3.2"),
-        ("004", "III §1.8.1"), ("004", "III §1.8.4"), ("004", "IV §1.5"), ("004", "IV §1.7"),
+        ("004", "III §1.8.1"), ("004", "III §1.8.4"), ("004", "III §2.4.1"), ("004", "IV §1.5"),
+        ("004", "IV §1.7"),
         ("004", "RG §6")]
     assert mentioned("- **III §1.5.1** Black Jack", "III §1.5.1")
     assert not mentioned("- **III §1.5.1** Black Jack", "III §1.5")
