@@ -13,10 +13,13 @@ import json
 import sys
 import dataclasses
 from dataclasses import asdict, dataclass
-from typing import Any, BinaryIO, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 import click
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from contracts.envelope import Command
 
 DEFAULT_MAX_BYTES = 1 << 20          # 1 MiB: far above any command, far below a runaway line
 ISSUED_BY = "casino-send"
@@ -116,8 +119,11 @@ def with_defaults(obj: dict[str, Any], versions: dict[str, int]) -> dict[str, An
     return filled
 
 
-def validate(number: int, content: bytes, versions: dict[str, int]):
-    """The line as a Command, or the refusal Answer saying which field is wrong and why."""
+def validate(number: int, content: bytes, versions: dict[str, int]) -> "Command | Answer":
+    """The line as a Command, or the refusal Answer saying which field is wrong and why.
+
+    The model lookup and validation are those of contracts.codec.decode (what the table
+    service will run), done here so that each pydantic error keeps its own field."""
     from contracts.envelope import REGISTRY, Command
 
     try:
@@ -160,7 +166,7 @@ class Sender:
         self._producer = None
         self._unreachable: str | None = None   # why the producer could not be made
 
-    def send(self, number: int, command) -> Answer:
+    def send(self, number: int, command: "Command") -> Answer:
         from contracts.codec import encode
         from contracts.topics import topic_for
 
