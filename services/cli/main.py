@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "surveillance": ("services.vision.service.cli:surveillance",
                      "Uphold or correct a round under CCTV verification."),
     "run": ("services.cli.run:run", "Start the whole floor: broker, services, simulator."),
+    "send": ("services.cli.send:send", "Publish commands from JSON Lines, each one validated."),
+    "events": ("services.cli.events:events", "Dump or follow a topic, decoded and validated."),
 }
 
 

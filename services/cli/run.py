@@ -92,6 +92,8 @@ The floor is running.
   floor dashboard   http://127.0.0.1:{port}/        (live tables, house win chart, refusals)
   projector status  http://127.0.0.1:{port}/status
   report            .venv/bin/casino report tables
+  events            .venv/bin/casino events tail --topic floor.table.events --bootstrap {bootstrap}
+  dealer terminal   .venv/bin/casino send FILE --bootstrap {bootstrap}  (JSON Lines commands)
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
                     simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")

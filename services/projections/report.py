@@ -2,6 +2,10 @@
 
 Hold % = house win / amount wagered × 100, exact (Decimal), rounded half-even to 2 places.
 A round and its bets count in the range when the round was settled inside it [start, end).
+
+Beside the figures stands what the table is (its game, and its variant where the projection
+records one): figures of a roulette table and a baccarat table are not comparable, so a
+reader of `casino report tables --json` must be able to tell them apart.
 """
 from __future__ import annotations
 
@@ -22,9 +26,14 @@ b AS (
     SELECT table_id, sum(stake) AS wagered, sum(paid) AS paid FROM bets
     WHERE settled_at IS NOT NULL AND settled_at >= ? AND settled_at < ? GROUP BY table_id)
 SELECT t.table_id, t.currency, coalesce(r.rounds, 0), coalesce(b.wagered, 0), coalesce(b.paid, 0)
+       {labels}
 FROM tables t LEFT JOIN r USING (table_id) LEFT JOIN b USING (table_id)
 WHERE coalesce(r.rounds, 0) > 0 ORDER BY t.table_id
 """
+
+# Columns of the projection's `tables` table that say what a table is, shown beside its figures
+# in this order when the projection has them (an older file may lack a newer column).
+LABEL_COLUMNS = ("game", "variant")
 
 EARLIEST = datetime.fromisoformat("1970-01-01T00:00:00+00:00")
 LATEST = datetime.fromisoformat("9999-12-31T00:00:00+00:00")
@@ -39,11 +48,18 @@ class TableFigures:
     paid: int         # minor units
     house_win: int    # minor units, negative when the house lost
     hold_pct: Decimal | None  # None when nothing was wagered
+    labels: tuple[tuple[str, str | None], ...] = ()   # (column, value): game, variant, ...
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["hold_pct"] = str(self.hold_pct) if self.hold_pct is not None else None
-        return out
+        """table_id, the labels (game, variant where present), then the figures."""
+        figures = asdict(self)
+        figures.pop("labels")
+        figures["hold_pct"] = str(self.hold_pct) if self.hold_pct is not None else None
+        return {"table_id": figures.pop("table_id"), **dict(self.labels), **figures}
+
+    @property
+    def game(self) -> str | None:
+        return dict(self.labels).get("game")
 
 
 def hold_percent(house_win: int, wagered: int) -> Decimal | None:
@@ -55,17 +71,30 @@ def hold_percent(house_win: int, wagered: int) -> Decimal | None:
 def table_report(con: duckdb.DuckDBPyConnection, start: datetime | None = None,
                  end: datetime | None = None) -> list[TableFigures]:
     lo, hi = start or EARLIEST, end or LATEST
-    rows = con.execute(QUERY, [lo, hi, lo, hi]).fetchall()
-    return [TableFigures(tid, cur, int(n), int(w), int(p), int(w) - int(p), hold_percent(int(w) - int(p), int(w)))
-            for tid, cur, n, w, p in rows]
+    labels = label_columns(con)
+    query = QUERY.format(labels="".join(f", t.{c}" for c in labels))
+    rows = con.execute(query, [lo, hi, lo, hi]).fetchall()
+    return [TableFigures(tid, cur, int(n), int(w), int(p), int(w) - int(p),
+                         hold_percent(int(w) - int(p), int(w)), tuple(zip(labels, rest)))
+            for tid, cur, n, w, p, *rest in rows]
+
+
+def label_columns(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
+    """The LABEL_COLUMNS the projection's `tables` table has, in LABEL_COLUMNS order."""
+    present = {name for (name,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'tables' "
+        "AND database_name = current_database() AND schema_name = current_schema()").fetchall()}
+    return tuple(c for c in LABEL_COLUMNS if c in present)
 
 
 def render_text(figures: list[TableFigures], start: datetime | None, end: datetime | None) -> str:
     head = f"Tables — rounds settled from {start or 'the beginning'} to {end or 'now'}"
-    lines = [head, "", f"{'table':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}{'house win':>20}{'hold':>9}"]
+    lines = [head, "", f"{'table':<10}{'game':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}"
+                       f"{'house win':>20}{'hold':>9}"]
     for f in figures:
         hold = f"{f.hold_pct}%" if f.hold_pct is not None else "—"
-        lines.append(f"{f.table_id:<10}{f.rounds:>8}{format_money(f.wagered, f.currency):>20}"
+        lines.append(f"{f.table_id:<10}{f.game or '—':<10}{f.rounds:>8}"
+                     f"{format_money(f.wagered, f.currency):>20}"
                      f"{format_money(f.paid, f.currency):>20}"
                      f"{format_money(f.house_win, f.currency):>20}{hold:>9}")
     if not figures:

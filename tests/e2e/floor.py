@@ -105,7 +105,8 @@ def figures_from_events(events: list) -> dict[str, dict]:
                 out[e.aggregate_id]["wagered"] += e.payload.stake.amount
             out[e.aggregate_id]["paid"] += e.payload.paid.amount
     for table_id, f in out.items():
-        f.update(table_id=table_id, currency="BOB", house_win=f["wagered"] - f["paid"])
+        f.update(table_id=table_id, game="roulette", variant="european", currency="BOB",
+                 house_win=f["wagered"] - f["paid"])
         hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
         f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
     return dict(out)
