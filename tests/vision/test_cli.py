@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from services.vision.cli import vision
+from services.cli.vision import vision
 
 
 def test_synth_read_eval_calibrate(tmp_path):

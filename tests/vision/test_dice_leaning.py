@@ -4,9 +4,9 @@ import numpy as np
 from services.vision.dice import calibration as cal
 from services.vision.dice import leaning
 from services.vision.dice.reader import read_dice
-from services.vision.synth import dataset as D
-from services.vision.synth import dice_scene
-from services.vision.synth import nuisances as nz
+from services.scenes import dataset as D
+from services.scenes.dice import scene as dice_scene
+from services.scenes import nuisances as nz
 
 D_PX = leaning._N / leaning._SPAN  # patch pixels per die
 
@@ -56,7 +56,8 @@ def test_a_leaning_die_in_shadow_with_a_die_sized_top_face_stays_a_no_decision()
     import numpy as np
     from services.vision.dice import calibration as cal
     from services.vision.dice.reader import read_dice
-    from services.vision.synth import dice_scene, nuisances as nz
+    from services.scenes import nuisances as nz
+    from services.scenes.dice import scene as dice_scene
     rng = np.random.default_rng([8990, 90])
     img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
     r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))

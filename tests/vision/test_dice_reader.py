@@ -6,10 +6,10 @@ import pytest
 from services.vision.dice import calibration as cal
 from services.vision.dice.reader import MIN_MARGIN, read_dice, score_face
 from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
-from services.vision.synth import dataset as D
-from services.vision.synth import nuisances as nz
-from services.vision.synth import dice_scene
-from services.vision.synth.dice_scene import NO_DECISION_REASONS
+from services.scenes import dataset as D
+from services.scenes import nuisances as nz
+from services.scenes.dice import scene as dice_scene
+from services.scenes.dice.scene import NO_DECISION_REASONS
 from tests.vision.conftest import dice_frame
 
 import cv2

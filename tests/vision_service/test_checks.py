@@ -100,10 +100,11 @@ def test_a_camera_calibration_file_is_used_for_that_camera(tmp_path):
     import cv2
     import numpy as np
 
+    from services.scenes.wheel.scene import render_wheel_scene
     from services.vision import wheel
     from services.vision.service.readers import read_frame
 
-    image, label = wheel.render_wheel_scene(np.random.default_rng(4242), "european", case="pocket")
+    image, label = render_wheel_scene(np.random.default_rng(4242), "european", case="pocket")
     wheel.save(wheel.calibrate_wheel(image, "european"), tmp_path / "CAM-1.json")
     data = cv2.imencode(".png", image)[1].tobytes()
     frame = frame_data = FrameCapturedData(camera_id="CAM-1", table_id="RUL-01", kind="wheel",

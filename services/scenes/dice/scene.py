@@ -1,7 +1,7 @@
 """Render one labelled overhead CCTV frame of two dice on a craps table (synthetic).
 
 The scene is drawn top-down in table millimetres at SS x the output resolution (anti-aliased
-by downsampling), then the shared camera nuisances (services/vision/synth/nuisances.py) are
+by downsampling), then the shared camera nuisances (services/scenes/nuisances.py) are
 applied: geometric ones move the labelled landing area with the pixels.
 
 Valid frames: two flat dice inside the landing area, apart, with distractors that must not be
@@ -20,7 +20,7 @@ import numpy as np
 
 from services.vision.dice import calibration as cal
 from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RADIUS
-from services.vision.synth import nuisances as nz
+from services.scenes import nuisances as nz
 
 W, H = 640, 480
 SS = 2                     # supersampling factor

@@ -12,7 +12,7 @@ import numpy as np
 
 from services.vision.wheel import reasons as R
 from services.vision.wheel.layout import WheelLayout
-from services.vision.wheel.synth.style import WheelStyle
+from services.scenes.wheel.style import WheelStyle
 
 POCKET = "pocket"
 IN_POCKET_MAX_OFFSET = 0.2  # ball centre offset from the pocket centre, in pockets

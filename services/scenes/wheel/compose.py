@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.vision.synth import nuisances as nz
-from services.vision.wheel.synth import draw
-from services.vision.wheel.synth.ballplace import Ball
-from services.vision.wheel.synth.camera import FRAME_H, FRAME_W, PX1, PX2, Shot
+from services.scenes import nuisances as nz
+from services.scenes.wheel import draw
+from services.scenes.wheel.ballplace import Ball
+from services.scenes.wheel.camera import FRAME_H, FRAME_W, PX1, PX2, Shot
 
 SKIN = ((150, 180, 225), (110, 145, 195), (70, 100, 150), (45, 65, 100))
 SLEEVES = ((25, 25, 25), (235, 235, 235), (40, 30, 110), (70, 40, 20))

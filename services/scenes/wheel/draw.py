@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout, get_layout
-from services.vision.wheel.synth.style import WheelStyle
+from services.scenes.wheel.style import WheelStyle
 
 AA = cv2.LINE_AA
 

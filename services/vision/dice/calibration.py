@@ -84,7 +84,7 @@ def save(cal: DiceCalibration, path: str | Path) -> None:
     Path(path).write_text(json.dumps(cal.to_json(), indent=2) + "\n")
 
 
-# The synthetic generator's camera (services/vision/synth/dice_scene.py) before any geometric
+# The synthetic generator's camera (services/scenes/dice/scene.py) before any geometric
 # nuisance: 2.2 px/mm, a 200 x 140 mm landing area. Used when no calibration is given.
 SYNTH_PX_PER_MM = 2.2
 SYNTH_LANDING_MM = (200.0, 140.0)

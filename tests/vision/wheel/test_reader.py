@@ -6,7 +6,7 @@ import pytest
 
 from services.vision.wheel import reasons as R
 from services.vision.wheel.reader import FRET_LIMIT, read_wheel
-from services.vision.wheel.synth.style import STYLES
+from services.scenes.wheel.style import STYLES
 
 MILD = ("noise", "jpeg")                       # what every camera adds
 HARSH = ("gradient", "shadow", "colour_cast", "exposure", "motion_blur", "noise", "jpeg",
