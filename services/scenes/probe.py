@@ -1,6 +1,6 @@
 """Tuning probe for the wheel reader: accuracy and speed on frames from tuning seeds.
 
-    .venv/bin/python -m services.scenes.wheel.probe --n 400 --seed 31337 --variant european
+    .venv/bin/python -m services.scenes.probe --n 400 --seed 31337 --variant european
 
 Frames are rendered exactly as the labelled sets are (services/scenes/dataset.py: each
 frame draws half of all nuisances, 30 % no-decision frames) but from a seed of your choice;
@@ -16,8 +16,8 @@ import time
 import cv2
 import numpy as np
 
-from services.vision import evaluate as E
 from services.scenes import dataset as D
+from services.vision import evaluate as E
 from services.vision.wheel.reader import read_wheel
 
 
