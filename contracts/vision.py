@@ -129,7 +129,7 @@ class ResolveVerificationData(_Data):
     note: str = Field(default="", max_length=1000)
 
     @model_validator(mode="after")
-    def _corrected_names_a_result(self) -> "ResolveVerificationData":
+    def _corrected_names_a_result(self) -> ResolveVerificationData:
         if self.outcome == "CORRECTED" and self.result is None:
             raise ValueError("result: CORRECTED must name the result surveillance saw")
         return self

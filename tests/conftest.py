@@ -1,8 +1,8 @@
 """Shared fixtures: a Kafka broker for the tests (see deploy/local/README.md)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 

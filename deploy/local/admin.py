@@ -7,7 +7,7 @@ other partitions than the code expects. While the broker is still warming up it 
 from __future__ import annotations
 
 import time
-from typing import Mapping
+from collections.abc import Mapping
 
 from kafka import KafkaAdminClient
 from kafka.admin import NewTopic

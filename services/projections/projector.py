@@ -3,8 +3,8 @@ aggregate sequence) is skipped, so replaying the log gives the same tables; a ga
 aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import singledispatch
-from typing import Iterable
 
 import duckdb
 
@@ -12,11 +12,23 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
-    BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, RoundOpened,
-    RoundSettled, SpinResulted, TableClosed, TableOpened,
+    BetPlaced,
+    BetRejected,
+    BetsClosed,
+    BetSettled,
+    CommandRejected,
+    RoundOpened,
+    RoundSettled,
+    SpinResulted,
+    TableClosed,
+    TableOpened,
 )
 from contracts.vision import (
-    DealerResultNoted, ResolutionRefused, ResultConfirmed, ResultRead, VerificationRequested,
+    DealerResultNoted,
+    ResolutionRefused,
+    ResultConfirmed,
+    ResultRead,
+    VerificationRequested,
     VerificationResolved,
 )
 from services.runtime.sequence import SequenceGuard, Verdict

@@ -6,7 +6,8 @@ a bad request returns {"ok": false, "errors": [{"field", "reason"}, ...]}.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile, get_profile

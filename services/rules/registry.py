@@ -6,9 +6,10 @@ in its __init__.py with `register(...)`. Game packages are imported lazily by `g
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile

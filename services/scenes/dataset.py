@@ -21,8 +21,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from services.scenes.dice import scene as dice_scene
 from services.scenes import nuisances as nz
+from services.scenes.dice import scene as dice_scene
 
 KINDS = ("dice", "wheel")
 RESERVED_SEEDS = range(900_000, 901_000)

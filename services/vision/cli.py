@@ -10,7 +10,6 @@ failed or nothing was read, 2 on bad usage.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path

@@ -9,7 +9,7 @@ import os
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from services.rules.api import settle_request
 from services.rules.core.profiles import get_profile

@@ -14,8 +14,13 @@ import numpy as np
 from services.rules.api import settle_request
 from services.rules.poker import edges as E
 from services.rules.poker.evaluator import evaluate, evaluate3, evaluate5
-from services.rules.poker.vector import (all_hands, class_counts, evaluate3_many, evaluate_many,
-                                         hand_classes)
+from services.rules.poker.vector import (
+    all_hands,
+    class_counts,
+    evaluate3_many,
+    evaluate_many,
+    hand_classes,
+)
 from tests.bench.timing import best
 
 SEVEN_CARD = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,

@@ -12,7 +12,7 @@ import numpy as np
 
 from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import get_profile
-from services.rules.roulette import RouletteBet, WHEELS, settle_bets
+from services.rules.roulette import WHEELS, RouletteBet, settle_bets
 from services.rules.roulette.vector import OUTCOMES, encode, pockets_array, settle_batch
 from tests.bench.timing import best
 

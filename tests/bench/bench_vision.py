@@ -19,9 +19,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from services.scenes import dataset as D
 from services.vision import evaluate as E
 from services.vision.cli import set_reader
-from services.scenes import dataset as D
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "vision_dice_mistakes.png"

@@ -10,9 +10,8 @@ from kafka.admin import NewTopic
 from kafka.structs import TopicPartition
 
 from deploy.local import broker as broker_module
-from deploy.local.broker import (BrokerError, EmbeddedBroker, free_port, kafka_ready,
-                                 port_is_free)
 from deploy.local.admin import ensure_topics
+from deploy.local.broker import BrokerError, EmbeddedBroker, free_port, kafka_ready, port_is_free
 from deploy.local.procs import accepts_connections
 from deploy.local.state import pid_alive
 from tests.deploy.kafka_io import produce

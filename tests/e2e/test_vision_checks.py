@@ -18,8 +18,13 @@ from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import RoundSettled
 from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from contracts.vision import (
-    ResolutionRefused, ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultRead,
-    VerificationRequested, VerificationResolved,
+    ResolutionRefused,
+    ResolveVerification,
+    ResolveVerificationData,
+    ResultConfirmed,
+    ResultRead,
+    VerificationRequested,
+    VerificationResolved,
 )
 from services.runtime.bus import Bus
 from services.simulator.app import simulate

@@ -1,19 +1,26 @@
 """The floor dashboard page over a real DuckDB file: tables, house win chart, stakes in prison."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
-    RecordSpinData, TableOpenedData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    TableOpenedData,
 )
 from services.projections import store
 from services.projections.dashboard import render
 from services.projections.projector import apply_events
 from services.table.domain import TableSession
 
-AT = datetime(2026, 11, 24, 5, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 24, 5, 0, tzinfo=UTC)
 
 
 def command(cls, **kw):

@@ -1,25 +1,33 @@
 """`casino report holds`: rounds under CCTV verification and their 30-minute payout holds
 (seed 002 §1.3; seed 004 RG §6), from a real DuckDB file fed by real round-check events."""
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from click.testing import CliRunner
 
 from contracts.envelope import Actor
 from contracts.table import SpinResulted, SpinResultedData
 from contracts.vision import (
-    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResolveVerification,
-    ResolveVerificationData, ResultReadData,
+    DealerResultData,
+    FrameCaptured,
+    FrameCapturedData,
+    Reading,
+    ResolveVerification,
+    ResolveVerificationData,
+    ResultReadData,
 )
 from services.projections import store
 from services.projections.cli import report
 from services.projections.holds import (
-    check_counts, corrections_report, holds_report, render_holds,
+    check_counts,
+    corrections_report,
+    holds_report,
+    render_holds,
 )
 from services.projections.projector import apply_events
 from services.vision.service.checks import RoundCheck
 
-NOW = datetime.now(timezone.utc)
+NOW = datetime.now(UTC)
 
 
 def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -> list:

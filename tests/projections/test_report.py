@@ -1,19 +1,26 @@
 """The per-table report over a real DuckDB file: time range, hold %, exact money."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
-    RecordSpinData, TableOpenedData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    TableOpenedData,
 )
 from services.projections import store
 from services.projections.projector import apply_events
 from services.projections.report import hold_percent, render_text, table_report
 from services.table.domain import TableSession
 
-T0 = datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
 
 def play(table: TableSession, at: datetime, pocket: str, stakes: list[tuple[str, int]]) -> list:

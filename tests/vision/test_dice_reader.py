@@ -1,18 +1,17 @@
 """The real dice reader on generated frames: values equal the labels, no-decision cases give
 the right reason, distractors and nuisances never produce a wrong value."""
+import cv2
 import numpy as np
 import pytest
 
-from services.vision.dice import calibration as cal
-from services.vision.dice.reader import MIN_MARGIN, read_dice, score_face
-from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
 from services.scenes import dataset as D
 from services.scenes import nuisances as nz
 from services.scenes.dice import scene as dice_scene
 from services.scenes.dice.scene import NO_DECISION_REASONS
+from services.vision.dice import calibration as cal
+from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
+from services.vision.dice.reader import MIN_MARGIN, read_dice, score_face
 from tests.vision.conftest import dice_frame
-
-import cv2
 
 
 def _read(img, label):

@@ -24,6 +24,7 @@ def test_a_sample_of_heldout_frames_is_bit_identical():
 
 def test_reserved_seeds_refused_for_tuning_sets(tmp_path):
     from click.testing import CliRunner
+
     from services.cli.vision import vision
     res = CliRunner().invoke(vision, ["synth", str(tmp_path), "--kind", "dice", "-n", "1",
                                       "--seed", str(D.HELDOUT["dice"].seed)])

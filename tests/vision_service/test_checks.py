@@ -1,18 +1,26 @@
 """The check of a dealer's result against the camera, without a broker."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from contracts.envelope import Actor
 from contracts.table import SpinResulted, SpinResultedData
 from contracts.vision import (
-    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResolutionRefused,
-    ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultReadData,
-    VerificationRequested, VerificationResolved,
+    DealerResultData,
+    FrameCaptured,
+    FrameCapturedData,
+    Reading,
+    ResolutionRefused,
+    ResolveVerification,
+    ResolveVerificationData,
+    ResultConfirmed,
+    ResultReadData,
+    VerificationRequested,
+    VerificationResolved,
 )
 from services.vision.service.checks import RoundCheck, result_text
 
-DECLARED = datetime(2026, 11, 21, 22, 15, tzinfo=timezone.utc)
+DECLARED = datetime(2026, 11, 21, 22, 15, tzinfo=UTC)
 CORR = "round-corr-1"
 
 

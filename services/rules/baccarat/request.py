@@ -7,8 +7,9 @@ in chemin.py.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.baccarat.variants import Variant, get_variant
 from services.rules.core.cards import Card, parse_cards

@@ -2,7 +2,8 @@
 the three dealer hands of Challenge 21, and a card dealt to him by mistake on 17."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from services.rules.blackjack.dealer import DealerFinal, final_of, is_moot, stands
 from services.rules.blackjack.hand import total

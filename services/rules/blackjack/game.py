@@ -1,7 +1,8 @@
 """The blackjack Game for services/rules/registry.py: settle, explain, edges."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.blackjack.dealer import final_of
 from services.rules.blackjack.hand import total

@@ -5,8 +5,9 @@ is decided while playing the round (play.py); stake limits in stakes.py.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.blackjack.rules import BjRules
 from services.rules.core.cards import Card, check_shoe_counts, parse_card

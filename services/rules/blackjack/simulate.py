@@ -21,8 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.rules.blackjack.rules import BjRules
-from services.rules.blackjack.strategy import DOUBLE, HIT, STAND, SURRENDER, Strategy, \
-    compute_strategy
+from services.rules.blackjack.strategy import (
+    DOUBLE,
+    HIT,
+    STAND,
+    SURRENDER,
+    Strategy,
+    compute_strategy,
+)
 
 MAX_HANDS = 4          # three splits at most (seed 002 §2.1.5.3 d)
 MAX_CARDS = 12         # card identities kept per hand (enough for every promotion)

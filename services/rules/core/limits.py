@@ -9,8 +9,9 @@ there; this module only reports the switch.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Union
+from typing import Union
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.money import parse_amount

@@ -8,9 +8,9 @@ which is how an operator tries the other reading of an ambiguous seed.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import Rounding
@@ -61,7 +61,7 @@ class Profile:
                              f"set it explicitly (one of {', '.join(spec.choices)})")
         return spec.defaults[self.id]
 
-    def with_switches(self, overrides: Mapping[str, object] | None) -> "Profile":
+    def with_switches(self, overrides: Mapping[str, object] | None) -> Profile:
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):

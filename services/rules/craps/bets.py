@@ -5,13 +5,14 @@ immutable: travelling to a number, being increased or reduced makes a new Bet.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.money import parse_amount
 from services.rules.craps.dice import POINT_NUMBERS
-from services.rules.core.fields import check_bet_object
 
 SPANISH = {
     "pass_line": "Línea de pase (Win)", "dont_pass": "Línea de no pase (Don't win)",

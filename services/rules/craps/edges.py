@@ -8,8 +8,8 @@ copied from a published table; the tests check the results against known values.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Iterator
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile

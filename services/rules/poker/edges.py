@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, sqrt
 
 import numpy as np
@@ -27,7 +27,7 @@ import numpy as np
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import SWITCHES, Profile
 from services.rules.poker import switches as sw
-from services.rules.poker.hands import pack, HandClass
+from services.rules.poker.hands import HandClass, pack
 from services.rules.poker.variants import GO_MINIMUM, VARIANTS, VariantSpec
 from services.rules.poker.vector import all_hands, evaluate3_many, evaluate_many, hand_classes
 from services.rules.registry import EdgeRow
@@ -224,7 +224,7 @@ def _simulate(payoff, rounds: int, seed: int) -> tuple[float, float]:
     return mean, 1.96 * sd / sqrt(done)
 
 
-@lru_cache(maxsize=None)
+@cache
 def simulate_caribbean(variant: str, bet_unqualified: str, rounds: int,
                        seed: int) -> tuple[float, float]:
     """Mean player result per ANTE unit (BET = 2 × ANTE) and its 95 % half-width."""
@@ -241,7 +241,7 @@ def simulate_caribbean(variant: str, bet_unqualified: str, rounds: int,
     return _simulate(payoff, rounds, seed)
 
 
-@lru_cache(maxsize=None)
+@cache
 def simulate_go_vs_dealer(rounds: int, seed: int) -> tuple[float, float]:
     ratio = np.array([VARIANTS["go"].table.get(c, 0) for c in range(10)], dtype=np.int64)
 

@@ -1,7 +1,8 @@
 """The "poker" Game of the registry: banked poker of BO (seed 000) and CL-ARICA (seed 004)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.profiles import Profile
 from services.rules.poker.explain import cards_text, explain_round

@@ -9,9 +9,9 @@ The player's stake is never part of the prize («excluyendo el valor de su apues
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import apply_fraction

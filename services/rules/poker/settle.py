@@ -10,8 +10,8 @@ over the maximum comes back on top whatever the outcome (seed 002 §1.2.1.1, see
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from services.rules.core.limits import LimitOutcome, annotation, apply_limits
 from services.rules.core.money import pay_ratio

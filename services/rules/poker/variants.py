@@ -6,9 +6,9 @@ side bet, which any seat may add). Pay ratios are "to 1" (winnings, the stake co
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.refs import RuleRef

@@ -7,13 +7,23 @@ prefixes the bet's position ("bets[2].numbers").
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import parse_amount
-from services.rules.roulette.layout import (BLACK, COLUMNS, DOZENS, EVEN, HIGH, LOW, ODD, RED,
-                                            Group, Wheel)
+from services.rules.roulette.layout import (
+    BLACK,
+    COLUMNS,
+    DOZENS,
+    EVEN,
+    HIGH,
+    LOW,
+    ODD,
+    RED,
+    Group,
+    Wheel,
+)
 
 # kind -> (count of numbers, Spanish name in the seeds)
 INSIDE_KINDS: Mapping[str, tuple[int, str]] = {

@@ -5,13 +5,14 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping, Union
+from typing import Union
 
 from services.rules.core.errors import RulesError
+from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.core.profiles import Profile
 from services.rules.core.refs import RuleRef
-from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.roulette.paytable import pay_for
 
 Limits = Union[TableLimits, Mapping[str, TableLimits], None]

@@ -12,17 +12,18 @@ A stake already «en prisión» from the previous spin comes back as a bet with
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.core.money import parse_amount
 from services.rules.core.profiles import Profile
 from services.rules.roulette.bets import KINDS, RouletteBet
 from services.rules.roulette.limits import Limits
 from services.rules.roulette.paytable import PROFILE_WHEELS
-from services.rules.core.fields import check_bet_object
 
 BET_FIELDS = ("kind", "amount", "numbers", "index", "zero_option", "imprisoned",
               "noticed_before_result", "player")

@@ -9,8 +9,8 @@ Tests check that both paths give identical results.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

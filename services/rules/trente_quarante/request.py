@@ -10,16 +10,17 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.cards import Card, check_shoe_counts, parse_cards
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.limits import TableLimits, parse_table_limits
 from services.rules.core.money import parse_amount
 from services.rules.trente_quarante.coup import Coup, deal
 from services.rules.trente_quarante.rules import KINDS
-from services.rules.core.fields import check_bet_object
 
 DECKS = (6, 7, 8)  # «Se usan de 6 a 8 barajas de 52 cartas» (seed 000 §2.4.3.1)
 BET_FIELDS = ("id", "kind", "amount", "imprisoned", "insured", "surrender")

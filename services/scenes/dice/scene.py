@@ -18,9 +18,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from services.scenes import nuisances as nz
 from services.vision.dice import calibration as cal
 from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RADIUS
-from services.scenes import nuisances as nz
 
 W, H = 640, 480
 SS = 2                     # supersampling factor

@@ -12,8 +12,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout, get_layout
 from services.scenes.wheel.style import WheelStyle
+from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout, get_layout
 
 AA = cv2.LINE_AA
 

@@ -6,18 +6,19 @@ hidden by glare or a hand). `case="no_wheel"` renders the table without a wheel.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from services.scenes import nuisances as nz
-from services.vision.wheel import reasons as R
-from services.vision.wheel.layout import get_layout
 from services.scenes.wheel import compose
 from services.scenes.wheel.ballplace import POCKET, Ball, place
 from services.scenes.wheel.camera import PX1, Shot, make_shot
 from services.scenes.wheel.style import WheelStyle, pick_style
+from services.vision.wheel import reasons as R
+from services.vision.wheel.layout import get_layout
 
 CASES: tuple[str, ...] = (POCKET,) + R.SCENE_CASES + (R.NO_WHEEL,)
 EFFECTS = {R.GLARE: "glare", R.OCCLUDED: "hand"}

@@ -59,7 +59,7 @@ class DiceCalibration:
                 "landing_area_mm": list(self.landing_area_mm), "die_mm": self.die_mm}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "DiceCalibration":
+    def from_json(cls, data: dict[str, Any]) -> DiceCalibration:
         if data.get("kind", "dice") != "dice":
             raise CalibrationError("kind", f"expected 'dice', got {data.get('kind')!r}")
         try:

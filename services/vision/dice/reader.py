@@ -23,11 +23,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from services.vision.dice.blobs import Blob
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
-from services.vision.dice.blobs import Blob
 from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
 

@@ -21,9 +21,21 @@ from functools import singledispatchmethod
 from contracts.envelope import Event, Message
 from contracts.table import CommandRejectedData
 from contracts.vision import (
-    CheckOutcomeData, DealerResultData, DealerResultNoted, Kind, Reading, ResolutionRefused,
-    ResolveVerification, ResultConfirmed, ResultRead, ResultReadData, VerificationRequested,
-    HOLD_LIMIT, VerificationRequestedData, VerificationResolved, VerificationResolvedData,
+    HOLD_LIMIT,
+    CheckOutcomeData,
+    DealerResultData,
+    DealerResultNoted,
+    Kind,
+    Reading,
+    ResolutionRefused,
+    ResolveVerification,
+    ResultConfirmed,
+    ResultRead,
+    ResultReadData,
+    VerificationRequested,
+    VerificationRequestedData,
+    VerificationResolved,
+    VerificationResolvedData,
     hold_deadline,
 )
 from services.runtime.aggregate import Aggregate

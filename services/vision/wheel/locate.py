@@ -44,7 +44,7 @@ class Ellipse:
     angle: float  # degrees, image coordinates
 
     @classmethod
-    def from_cv(cls, box) -> "Ellipse":
+    def from_cv(cls, box) -> Ellipse:
         (cx, cy), (w, h), ang = box
         return cls(float(cx), float(cy), float(w) / 2, float(h) / 2, float(ang))
 

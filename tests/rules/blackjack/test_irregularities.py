@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.blackjack.helpers import bets, error, explain, one, settle
+from tests.rules.blackjack.helpers import error, explain, one, settle
 
 
 def _marked(card: str, kind: str) -> dict[str, str]:

@@ -4,9 +4,9 @@ reason the scene was built for; frames without a wheel give no decision, never a
 import numpy as np
 import pytest
 
+from services.scenes.wheel.style import STYLES
 from services.vision.wheel import reasons as R
 from services.vision.wheel.reader import FRET_LIMIT, read_wheel
-from services.scenes.wheel.style import STYLES
 
 MILD = ("noise", "jpeg")                       # what every camera adds
 HARSH = ("gradient", "shadow", "colour_cast", "exposure", "motion_blur", "noise", "jpeg",

@@ -3,10 +3,10 @@ import cv2
 import numpy as np
 import pytest
 
+from services.scenes.wheel.scene import CASES, render_wheel_scene
 from services.vision.wheel.annotate import annotate
 from services.vision.wheel.layout import get_layout
 from services.vision.wheel.reader import read_wheel
-from services.scenes.wheel.scene import CASES, render_wheel_scene
 
 
 def test_same_generator_state_same_frame():
