@@ -29,7 +29,8 @@ def _when(_ctx: click.Context, _param: click.Parameter, value: str | None) -> da
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO date/time such as 2026-11-21T20:00+00:00")
+        raise click.BadParameter(f"{value!r} is not an ISO date/time such as "
+                                 "2026-11-21T20:00+00:00") from None
     if parsed.tzinfo is None:
         raise click.BadParameter(f"{value!r} has no time zone; add one, e.g. +00:00 or -04:00")
     return parsed

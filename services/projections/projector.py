@@ -78,7 +78,8 @@ class ProjectionBatch:
         _many(self.con, "INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, "
                         "selection, stake, currency, placed_at) VALUES {}", self.bets_placed)
         _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
-                        "rule = v.rule, settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
+                        "rule = v.rule, "
+                        "settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
                         "FROM (VALUES {}) "
                         "AS v(bet_id, paid, net, outcome, rule, settled_at) "
                         "WHERE bets.bet_id = v.bet_id", list(self.bets_settled.values()))
@@ -127,26 +128,30 @@ def _(e: TableOpened, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: TableClosed, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE tables SET closed_at = ? WHERE table_id = ?", [e.occurred_at, e.aggregate_id])
+    con.execute("UPDATE tables SET closed_at = ? WHERE table_id = ?",
+                [e.occurred_at, e.aggregate_id])
 
 
 @project.register
 def _(e: RoundOpened, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("INSERT INTO rounds (round_id, table_id, round_number, opened_at) VALUES (?, ?, ?, ?)",
+    con.execute("INSERT INTO rounds (round_id, table_id, round_number, opened_at) "
+                "VALUES (?, ?, ?, ?)",
                 [e.payload.round_id, e.aggregate_id, e.payload.round_number, e.occurred_at])
 
 
 @project.register
 def _(e: BetsClosed, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE rounds SET closed_at = ? WHERE round_id = ?", [e.occurred_at, e.payload.round_id])
+    con.execute("UPDATE rounds SET closed_at = ? WHERE round_id = ?",
+                [e.occurred_at, e.payload.round_id])
 
 
 @project.register
 def _(e: SpinResulted, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE rounds SET pocket = ? WHERE round_id = ?", [e.payload.pocket, e.payload.round_id])
+    con.execute("UPDATE rounds SET pocket = ? WHERE round_id = ?",
+                [e.payload.pocket, e.payload.round_id])
 
 
 @project.register
@@ -170,7 +175,8 @@ def _(e: RoundSettled, batch: ProjectionBatch) -> None:
     p = e.payload
     con.execute("UPDATE rounds SET settled_at = ?, bet_count = ?, wagered = ?, paid = ?, "
                 "house_win = ? WHERE round_id = ?",
-                [e.occurred_at, p.bet_count, p.wagered.amount, p.paid.amount, p.house_win, p.round_id])
+                [e.occurred_at, p.bet_count, p.wagered.amount, p.paid.amount, p.house_win,
+                 p.round_id])
 
 
 @project.register
@@ -186,7 +192,8 @@ def _(e: BetRejected, batch: ProjectionBatch) -> None:
 def _(e: CommandRejected, batch: ProjectionBatch) -> None:
     con = batch.con
     p = e.payload
-    con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
+    con.execute("INSERT INTO rejections "
+                "VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
                 [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])
 
 
@@ -196,7 +203,8 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
 def _(e: PayoutsHeld, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
-                      "held_bets, held, currency, held_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "held_bets, held, currency, held_at, deadline) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       [p.round_id, e.aggregate_id, p.check_id, p.reason, len(p.bet_ids),
                        p.held.amount, p.held.currency, e.occurred_at, p.deadline])
 

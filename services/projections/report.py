@@ -56,13 +56,15 @@ def table_report(con: duckdb.DuckDBPyConnection, start: datetime | None = None,
                  end: datetime | None = None) -> list[TableFigures]:
     lo, hi = start or EARLIEST, end or LATEST
     rows = con.execute(QUERY, [lo, hi, lo, hi]).fetchall()
-    return [TableFigures(tid, cur, int(n), int(w), int(p), int(w) - int(p), hold_percent(int(w) - int(p), int(w)))
+    return [TableFigures(tid, cur, int(n), int(w), int(p), int(w) - int(p),
+                         hold_percent(int(w) - int(p), int(w)))
             for tid, cur, n, w, p in rows]
 
 
 def render_text(figures: list[TableFigures], start: datetime | None, end: datetime | None) -> str:
     head = f"Tables — rounds settled from {start or 'the beginning'} to {end or 'now'}"
-    lines = [head, "", f"{'table':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}{'house win':>20}{'hold':>9}"]
+    lines = [head, "", f"{'table':<10}{'rounds':>8}{'wagered':>20}{'paid':>20}"
+                       f"{'house win':>20}{'hold':>9}"]
     for f in figures:
         hold = f"{f.hold_pct}%" if f.hold_pct is not None else "—"
         lines.append(f"{f.table_id:<10}{f.rounds:>8}{format_money(f.wagered, f.currency):>20}"

@@ -85,7 +85,8 @@ def register(game: Game) -> Game:
 
 def get_game(name: object, profile: Profile | None = None) -> Game:
     if not isinstance(name, str) or name not in GAME_PACKAGES:
-        raise RulesError("game", f"unknown game {name!r}; known: {', '.join(sorted(GAME_PACKAGES))}")
+        raise RulesError("game",
+                         f"unknown game {name!r}; known: {', '.join(sorted(GAME_PACKAGES))}")
     if name not in _GAMES:
         importlib.import_module(GAME_PACKAGES[name])
     game = _GAMES.get(name)

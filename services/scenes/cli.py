@@ -61,8 +61,6 @@ def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decisio
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> None:
     """Score the readers on a labelled set made by `casino vision synth`."""
-    import cv2
-
     from services.scenes import dataset as D
     from services.vision import evaluate as E
     try:
@@ -76,7 +74,7 @@ def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> 
         outcomes = list(E.run(items, reader, bar.update))
     report = E.score(outcomes)
     mistakes = E.worst_first(outcomes)[:max_mistakes]
-    out = E.contact_sheet([(cv2.imread(o.file), E.caption(o)) for o in mistakes],
+    out = E.contact_sheet([(_load(Path(o.file)), E.caption(o)) for o in mistakes],
                           sheet or root / "mistakes.png")
     click.echo(json.dumps(report.to_json()) if as_json else E.markdown(report))
     click.echo(f"contact sheet: {out}" if out else "no mistakes", err=True)

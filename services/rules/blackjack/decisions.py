@@ -64,7 +64,8 @@ def _double(action: Action, bp: BoxPlay, hand: PlayerHand, rules: BjRules) -> st
     if rules.double != "any" or rules.challenge21:
         return f"the double must be the same amount as the original bet ({original}) ({cite})"
     if action.amount > original:
-        return f"the extra stake {action.amount} may not exceed the original bet {original} ({cite})"
+        return (f"the extra stake {action.amount} may not exceed the original bet {original} "
+                f"({cite})")
     return None
 
 

@@ -61,7 +61,8 @@ class BlackjackGame:
     def explain(self, request: Mapping[str, Any], profile: Profile) -> list[str]:
         rules, result = run_request(request, profile)
         out = result_dict(rules, result)
-        return [f"Blackjack {rules.variant}, profile {profile.id}, {rules.decks} decks", *result.steps,
+        return [f"Blackjack {rules.variant}, profile {profile.id}, {rules.decks} decks",
+                *result.steps,
                 f"Totals: staked {out['totals']['staked']}, paid {out['totals']['paid']}, "
                 f"house win {out['totals']['house_win']}"]
 

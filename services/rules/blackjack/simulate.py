@@ -132,7 +132,8 @@ class _Chunk:
         v = CARD_VALUE[card]
         pos = self.nc[rows, slot]
         keep = pos < MAX_CARDS
-        self.cards[rows[keep], slot if np.isscalar(slot) else slot[keep], pos[keep]] = card[keep]
+        hand_slot = slot[keep] if isinstance(slot, np.ndarray) else slot
+        self.cards[rows[keep], hand_slot, pos[keep]] = card[keep]
         self.hard[rows, slot] += v
         self.ace[rows, slot] |= v == 1
         self.nc[rows, slot] += 1

@@ -84,9 +84,11 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     p.id: p for p in (
-        Profile("BO", "Bolivia — Clasificador de Juegos Autorizados (AJ)", ("000", "002"), "BOB", 2),
+        Profile("BO", "Bolivia — Clasificador de Juegos Autorizados (AJ)", ("000", "002"), "BOB",
+                2),
         Profile("AR-RUL", "Argentina — Reglamento de Ruleta (attributed)", ("001",), "ARS", 2),
-        Profile("CL-ARICA", "Chile — Casino de Arica catalogue, Decreto 3159/2017", ("004",), "CLP", 0),
+        Profile("CL-ARICA", "Chile — Casino de Arica catalogue, Decreto 3159/2017", ("004",),
+                "CLP", 0),
         Profile("LIVE-GG", "Live-dealer operator house rules", ("003",), "USD", 2),
     )
 }

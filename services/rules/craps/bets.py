@@ -97,9 +97,9 @@ def _number(raw: Mapping[str, Any], kind: str) -> int | None:
     return value
 
 
-def parse_bet(raw: object, default_id: str) -> Bet:
+def parse_bet(raw_bet: object, default_id: str) -> Bet:
     """One bet of a request; errors name the field inside the bet (the caller prefixes)."""
-    check_bet_object(raw, BET_FIELDS)
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in SPANISH:  # a {} is unhashable
         raise RulesError("kind", f"unknown craps bet kind {kind!r}; known: {', '.join(KINDS)}")

@@ -131,6 +131,7 @@ def parse_request(request: Mapping[str, Any]) -> CrapsRequest:
     limits = attempt(parse_craps_limits, request.get("limits"))
     if errors:
         raise RulesError(errors=errors)
+    assert isinstance(variant, str)  # else an error was raised above
     done = tuple(s for s in steps if s is not None)
     check_covered(limits, bets + tuple(b for s in done for b in s.place))
     return CrapsRequest(variant, point, bets, done, limits)

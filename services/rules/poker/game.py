@@ -44,7 +44,8 @@ class PokerGame:
 
 def _dealer(result: RoundResult) -> dict[str, Any]:
     v = result.round.variant
-    out: dict[str, Any] = {"cards": cards_text(result.round.dealer).split() if result.round.dealer else []}
+    out: dict[str, Any] = {
+        "cards": cards_text(result.round.dealer).split() if result.round.dealer else []}
     if result.dealer_value is not None:
         out["hand_class"] = v.class_name(result.dealer_value)
     if result.dealer_qualifies is not None:

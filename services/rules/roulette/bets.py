@@ -129,7 +129,7 @@ def _indexed(bet: RouletteBet) -> Group:
     table = INDEXED[bet.kind]
     if bet.numbers:
         raise RulesError("numbers", f"a {bet.kind} takes an index, not numbers")
-    if isinstance(bet.index, bool) or bet.index not in table:
+    if isinstance(bet.index, bool) or bet.index is None or bet.index not in table:
         raise RulesError("index", f"a {bet.kind} needs index one of "
                          f"{', '.join(map(str, table))}; got {bet.index!r}")
     return table[bet.index]

@@ -59,8 +59,8 @@ def _index(raw: Mapping[str, Any]) -> int | None:
     return value
 
 
-def parse_bet(raw: object) -> tuple[RouletteBet, str]:
-    check_bet_object(raw, BET_FIELDS)
+def parse_bet(raw_bet: object) -> tuple[RouletteBet, str]:
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     if not isinstance(raw.get("kind"), str):
         raise RulesError("kind", "required: the bet kind, e.g. \"split\"")
     numbers = raw.get("numbers", [])

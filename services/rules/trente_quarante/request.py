@@ -55,8 +55,8 @@ def _flag(raw: Mapping[str, Any], name: str) -> bool:
     return value
 
 
-def parse_bet(raw: object, default_id: str) -> TQBet:
-    check_bet_object(raw, BET_FIELDS)
+def parse_bet(raw_bet: object, default_id: str) -> TQBet:
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     if not isinstance(raw.get("kind"), str) or raw.get("kind") not in KINDS:  # {} unhashable
         raise RulesError("kind", f"one of {', '.join(KINDS)}; got {raw.get('kind')!r}")
     bet_id = raw.get("id", default_id)

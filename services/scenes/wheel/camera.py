@@ -74,7 +74,8 @@ def table(rng: np.random.Generator, avoid: tuple[float, float, float] | None) ->
         x, y = rng.uniform(0, FRAME_W), rng.uniform(0, FRAME_H)
         if avoid and np.hypot(x - avoid[0], y - avoid[1]) < avoid[2]:
             continue
-        _chip(img, (int(x), int(y)), int(rng.integers(12, 17)), CHIPS[int(rng.integers(len(CHIPS)))])
+        _chip(img, (int(x), int(y)), int(rng.integers(12, 17)),
+              CHIPS[int(rng.integers(len(CHIPS)))])
     return img
 
 
