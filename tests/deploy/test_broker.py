@@ -43,7 +43,8 @@ def test_ready_means_it_answers_kafka_requests(tmp_path: Path) -> None:
         producer = KafkaProducer(bootstrap_servers=broker.bootstrap, enable_idempotence=False)
         sent = [producer.send("ready", value).get(timeout=5) for value in (b"a", b"b")]
         producer.close()
-        assert [(m.topic, m.partition, m.offset) for m in sent] == [("ready", 0, 0), ("ready", 0, 1)]
+        assert [(m.topic, m.partition, m.offset) for m in sent] == [("ready", 0, 0),
+                                                                     ("ready", 0, 1)]
     assert not kafka_ready(broker.bootstrap, timeout=0.5)
 
 

@@ -2,6 +2,7 @@
 (seed 002 §1.3; seed 004 RG §6), from a real DuckDB file fed by real round-check events."""
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from click.testing import CliRunner
 
@@ -11,6 +12,7 @@ from contracts.vision import (
     DealerResultData,
     FrameCaptured,
     FrameCapturedData,
+    Outcome,
     Reading,
     ResolveVerification,
     ResolveVerificationData,
@@ -89,7 +91,7 @@ def test_cli_json_and_expired_only(tmp_path):
     assert res.exit_code == 1 and "no projection database" in res.output
 
 
-def resolved(events: list, outcome: str, result: str | None, at: datetime) -> list:
+def resolved(events: list, outcome: Outcome, result: str | None, at: datetime) -> list:
     """The surveillance room's decision on a round under verification (the check rebuilt
     from its log, as the vision service does)."""
     check = RoundCheck.rebuild(events[0].aggregate_id, events)
@@ -123,7 +125,8 @@ def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(
     assert counts == {"confirmed": 1, "verification": 1, "upheld": 1, "corrected": 1}
     assert row == ("resolved", "UPHELD", "17", "SURV-3", True)
     [c] = corrections
-    assert (c.round_id, c.dealer_result, c.cctv_result, c.within_hold) == ("RUL-05.3", "4", "22", False)
+    assert (c.round_id, c.dealer_result, c.cctv_result, c.within_hold) == (
+        "RUL-05.3", "4", "22", False)
     [(round_id, command_type, code, field, reason)] = refusal
     assert (round_id, command_type, code, field) == (
         "RUL-05.2", "ResolveVerification", "RESOLUTION_REFUSED", "target_id")
@@ -144,8 +147,10 @@ def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold
     with store.connect(db) as con:
         apply_events(con, mismatch + resolved(mismatch, "CORRECTED", "18", NOW)
                      + checked_round(3, "4", None, NOW - timedelta(minutes=5)))
-    page = render(SimpleNamespace(db_path=db, evidence_dir=tmp_path)).decode()
+    # render() reads only these two attributes of the service
+    page = render(cast(Any, SimpleNamespace(db_path=db, evidence_dir=tmp_path))).decode()
     holds, corrected = page.split("Corrected by surveillance")
     assert "resolved by surveillance: 0 upheld, 1 corrected" in holds
     assert "RUL-05.3" in holds and "RUL-05.2" not in holds
-    assert "<td>RUL-05</td><td>RUL-05.2</td><td>17</td><td><b>18</b></td><td>SURV-3</td>" in corrected
+    assert ("<td>RUL-05</td><td>RUL-05.2</td><td>17</td><td><b>18</b></td><td>SURV-3</td>"
+            in corrected)

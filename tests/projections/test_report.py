@@ -31,15 +31,18 @@ def play(table: TableSession, at: datetime, pocket: str, stakes: list[tuple[str,
     for i, (number, amount) in enumerate(stakes):
         events += table.handle(cmd(PlaceBet, payload=PlaceBetData(
             bet_id=f"{table.id}-{at:%H%M}-{i}", seat=1, player_id="P1",
-            bet=BetSpec(kind="straight", numbers=(number,), stake=Money(amount=amount, currency="BOB")))))
+            bet=BetSpec(kind="straight", numbers=(number,),
+                        stake=Money(amount=amount, currency="BOB")))))
     events += table.handle(cmd(CloseBets))
     return events + table.handle(cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
 
 
 def test_report_counts_rounds_settled_in_the_range_with_exact_hold(tmp_path):
     t = TableSession("RUL-09")
-    log = t.handle(OpenTable(target_id="RUL-09", issued_by="t", issued_at=T0, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log = t.handle(OpenTable(target_id="RUL-09", issued_by="t", issued_at=T0,
+                             payload=TableOpenedData(wheel="european", profile="BO",
+                                                     currency="BOB", min_bet=100,
+                                                     max_bet=50_000)))
     log += play(t, T0 + timedelta(minutes=1), "7", [("7", 1000), ("8", 2000)])    # pays 36 000
     log += play(t, T0 + timedelta(minutes=90), "0", [("7", 3000), ("9", 300)])    # house keeps all
     with store.connect(tmp_path / "r.duckdb") as con:
@@ -53,7 +56,8 @@ def test_report_counts_rounds_settled_in_the_range_with_exact_hold(tmp_path):
     [g] = late
     assert (g.rounds, g.wagered, g.paid, g.hold_pct) == (1, 3300, 0, Decimal("100.00"))
     assert none == []
-    assert "RUL-09" in render_text(everything, None, None) and "-297.00 BOB" in render_text(everything, None, None)
+    text = render_text(everything, None, None)
+    assert "RUL-09" in text and "-297.00 BOB" in text
 
 
 def test_hold_percent_is_exact_and_half_even():
@@ -69,11 +73,15 @@ def test_a_stake_in_prison_counts_once_with_its_final_payout_even_in_one_batch(t
     def cmd(cls, **kw):
         return cls(target_id=t.id, issued_by="t", issued_at=at,
                    actor=Actor(employee_id="D1", role="dealer"), **kw)
-    log = t.handle(OpenTable(target_id="RUL-08", issued_by="t", issued_at=T0, payload=TableOpenedData(
-        wheel="european", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    log = t.handle(OpenTable(target_id="RUL-08", issued_by="t", issued_at=T0,
+                             payload=TableOpenedData(wheel="european", profile="BO",
+                                                     currency="BOB", min_bet=100,
+                                                     max_bet=50_000)))
     log += t.handle(cmd(OpenRound))
-    log += t.handle(cmd(PlaceBet, payload=PlaceBetData(bet_id="jail", seat=1, player_id="P1", bet=BetSpec(
-        kind="red", stake=Money(amount=1000, currency="BOB"), zero_option="prison"))))
+    log += t.handle(cmd(PlaceBet, payload=PlaceBetData(
+        bet_id="jail", seat=1, player_id="P1",
+        bet=BetSpec(kind="red", stake=Money(amount=1000, currency="BOB"),
+                    zero_option="prison"))))
     log += t.handle(cmd(CloseBets)) + t.handle(cmd(RecordSpin, payload=RecordSpinData(pocket="0")))
     log += play(t, at, "1", [])  # red: the imprisoned stake is freed (returned, not paid)
     with store.connect(tmp_path / "p.duckdb") as con:

@@ -22,6 +22,7 @@ def test_pocket_read_on_every_style(wheel_frame, variant, style):
         assert reading.pocket == label.pocket, (style, nuisances, reading.reason)
         assert not reading.no_decision and reading.reason is None
         assert 0 < reading.confidence <= 1
+        assert reading.ball_xy is not None and label.ball_xy is not None
         assert np.hypot(reading.ball_xy[0] - label.ball_xy[0],
                         reading.ball_xy[1] - label.ball_xy[1]) < 4
 
