@@ -4,11 +4,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench contracts clean help
+.PHONY: run test lint bench contracts clean help
 
 help:
 	@echo "make run    start the embedded broker, every service and the floor simulator"
-	@echo "make test   run the whole test suite (starts its own broker)"
+	@echo "make test   run the linters, then the whole test suite (starts its own broker)"
+	@echo "make lint   ruff (style, bugs), mypy (types), lint-imports (the layers)"
 	@echo "make bench  run the benchmarks and rewrite BENCHMARKS.md (ONLY=name to run one)"
 
 # (Re)install when pyproject.toml changes; the stamp keeps a second run fast.
@@ -21,7 +22,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/casino run
 
-test: $(STAMP)
+# Linters, not hand-written checks: ruff (pyflakes, pycodestyle, bugbear, import order),
+# mypy (types, pydantic plugin) and import-linter (the layers of README.md) are configured in
+# pyproject.toml. `make test` runs them first, so CI (.ci/run) does too.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+test: lint
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)

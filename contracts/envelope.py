@@ -10,7 +10,7 @@ causation_id is the command id, which is what makes a redelivered command a no-o
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
@@ -23,7 +23,7 @@ def new_id() -> str:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Actor(BaseModel):

@@ -30,6 +30,7 @@ Kind = Literal["dice", "wheel"]
 # A result as a dealer enters it: a wheel pocket ("17", "00") or two dice ("3-5").
 ResultText = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6]|[1-6]-[1-6])$")]
 Outcome = Literal["UPHELD", "CORRECTED"]
+VerificationReason = Literal["MISMATCH", "LOW_CONFIDENCE", "NO_DECISION"]
 
 
 class _Data(BaseModel):
@@ -97,7 +98,7 @@ class CheckOutcomeData(_Data):
 
 
 class VerificationRequestedData(CheckOutcomeData):
-    reason: Literal["MISMATCH", "LOW_CONFIDENCE", "NO_DECISION"]
+    reason: VerificationReason
     detail: str
     hold_deadline: AwareDatetime = Field(description="Winning payouts may be held until then")
     rule: str = HOLD_RULE
@@ -129,7 +130,7 @@ class ResolveVerificationData(_Data):
     note: str = Field(default="", max_length=1000)
 
     @model_validator(mode="after")
-    def _corrected_names_a_result(self) -> "ResolveVerificationData":
+    def _corrected_names_a_result(self) -> ResolveVerificationData:
         if self.outcome == "CORRECTED" and self.result is None:
             raise ValueError("result: CORRECTED must name the result surveillance saw")
         return self

@@ -1,8 +1,9 @@
 """Shared fixtures: a Kafka broker for the tests (see deploy/local/README.md)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def durable_broker(tmp_path: Path) -> Iterator[Callable[..., EmbeddedBroker]]:
     EmbeddedBroker, by default in tmp_path/broker; every one made is stopped at teardown."""
     made: list[EmbeddedBroker] = []
 
-    def make(data_dir: Path | None = None, **kwargs: object) -> EmbeddedBroker:
+    def make(data_dir: Path | None = None, **kwargs: Any) -> EmbeddedBroker:
         broker = EmbeddedBroker(data_dir or tmp_path / "broker", durable=True, **kwargs)
         made.append(broker)
         broker.start()

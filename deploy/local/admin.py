@@ -6,8 +6,9 @@ other partitions than the code expects. While the broker is still warming up it 
 """
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Mapping
+from collections.abc import Mapping
 
 from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
@@ -52,10 +53,9 @@ def _ensure_once(bootstrap: str, topics: Mapping[str, int], replication_factor: 
         existing = set(admin.list_topics())
         missing = [name for name in topics if name not in existing]
         if missing:
-            try:
+            # Someone else may create one meanwhile; the check below decides.
+            with contextlib.suppress(TopicAlreadyExistsError):
                 admin.create_topics([NewTopic(n, topics[n], replication_factor) for n in missing])
-            except TopicAlreadyExistsError:
-                pass   # someone else created one meanwhile; the check below decides
         _check_counts(partition_counts(admin, list(topics)), topics)
     finally:
         admin.close()

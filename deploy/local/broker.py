@@ -20,11 +20,20 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
-from deploy.local.procs import (HOST, BrokerError, accepts_connections, die_with_parent_preexec,
-                                free_port, port_is_free, stop_process, wait_port_free)
+from deploy.local.procs import (
+    HOST,
+    BrokerError,
+    accepts_connections,
+    die_with_parent_preexec,
+    free_port,
+    port_is_free,
+    stop_process,
+    wait_port_free,
+)
 
 __all__ = ["EmbeddedBroker", "BrokerError", "free_port", "port_is_free", "kafka_ready"]
 
@@ -224,7 +233,7 @@ class EmbeddedBroker:
             "logs": {name: str(path) for name, path in self.logs.items()},
         }
 
-    def __enter__(self) -> "EmbeddedBroker":
+    def __enter__(self) -> EmbeddedBroker:
         self.start()
         return self
 

@@ -9,7 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HOST = "127.0.0.1"
 PR_SET_PDEATHSIG = 1

@@ -12,9 +12,10 @@ import click
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "broker": ("deploy.local.cli:broker", "Start, stop and check the embedded Kafka broker."),
-    "contracts": ("contracts.cli:contracts", "Export JSON Schema and AsyncAPI of the events."),
+    "contracts": ("services.cli.contracts:contracts",
+                  "Export JSON Schema and AsyncAPI of the events."),
     "rules": ("services.rules.cli:rules", "Settle, list house edges, explain (rules engine)."),
-    "vision": ("services.vision.cli:vision", "Read dice and roulette results from CCTV frames."),
+    "vision": ("services.cli.vision:vision", "Read dice and roulette results from CCTV frames."),
     "service": ("services.cli.service:service", "Run one floor service in the foreground."),
     "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated roulette tables."),
     "report": ("services.projections.cli:report", "Reports from the projection database."),

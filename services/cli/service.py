@@ -44,7 +44,8 @@ def table(bootstrap: str, status_port: int, log_file: Path | None) -> None:
 @_common
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
               help="Projection database (default: var/projections/floor.duckdb).")
-def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: Path | None) -> None:
+def projector(bootstrap: str, status_port: int, log_file: Path | None,
+              db_path: Path | None) -> None:
     """Projects table events into DuckDB and serves the floor dashboard at /."""
     from services.projections.app import main
     from services.projections.cli import default_db
@@ -60,7 +61,8 @@ def projector(bootstrap: str, status_port: int, log_file: Path | None, db_path: 
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Readings below this go to surveillance even when they agree.")
 @click.option("--calibrations", type=click.Path(path_type=Path), default=None,
-              help="Folder of per-camera calibrations <camera_id>.json (default: var/calibrations).")
+              help="Folder of per-camera calibrations <camera_id>.json "
+                   "(default: var/calibrations).")
 @click.option("--hold-minutes", type=click.FloatRange(0, 30, min_open=True), default=30,
               show_default=True, help="The house's payout hold while surveillance checks a "
               "result; the seeds allow at most 30 minutes (seed 002 §1.3; seed 004 RG §6).")

@@ -3,14 +3,17 @@ and `casino report holds` (rounds under CCTV verification and their 30-minute pa
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from services.projections import store
 from services.projections.holds import (
-    check_counts, corrections_report, holds_report, render_holds,
+    check_counts,
+    corrections_report,
+    holds_report,
+    render_holds,
 )
 from services.projections.report import render_text, table_report
 from services.runtime.settings import Settings
@@ -26,7 +29,8 @@ def _when(_ctx: click.Context, _param: click.Parameter, value: str | None) -> da
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO date/time such as 2026-11-21T20:00+00:00")
+        raise click.BadParameter(f"{value!r} is not an ISO date/time such as "
+                                 "2026-11-21T20:00+00:00") from None
     if parsed.tzinfo is None:
         raise click.BadParameter(f"{value!r} has no time zone; add one, e.g. +00:00 or -04:00")
     return parsed
@@ -73,7 +77,7 @@ def holds(db_path: Path | None, expired: bool, as_json: bool) -> None:
     """Rounds under CCTV verification: dealer's result, camera's reading, why, time left on
     the payout hold (30 minutes at most) and the evidence frame's hash; then the rounds
     surveillance corrected (their payouts were wrong)."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with _database(db_path) as con:
         found, counts = holds_report(con), check_counts(con)
         corrections = corrections_report(con)

@@ -13,9 +13,10 @@ each round's winning payouts (PayoutsHeld): the amount held is shown with the ro
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 import duckdb
 
@@ -127,7 +128,7 @@ def time_left(hold: Hold, now: datetime) -> str:
 
 def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None = None,
                  corrections: Sequence[Correction] = ()) -> str:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     lines = [f"CCTV checks: {counts.get('confirmed', 0)} confirmed by camera, "
              f"{counts.get('verification', 0)} sent to surveillance, "
              f"{counts.get('pending', 0)} waiting for a frame or a result; "

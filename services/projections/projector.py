@@ -3,8 +3,8 @@ aggregate sequence) is skipped, so replaying the log gives the same tables; a ga
 aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import singledispatch
-from typing import Iterable
 
 import json
 
@@ -18,7 +18,11 @@ from contracts.table import (
     PlayerLeft, PlayerSeated, RoundOpened, RoundSettled, SpinResulted, TableClosed, TableOpened,
 )
 from contracts.vision import (
-    DealerResultNoted, ResolutionRefused, ResultConfirmed, ResultRead, VerificationRequested,
+    DealerResultNoted,
+    ResolutionRefused,
+    ResultConfirmed,
+    ResultRead,
+    VerificationRequested,
     VerificationResolved,
 )
 from services.runtime.sequence import SequenceGuard, Verdict
@@ -69,7 +73,8 @@ class ProjectionBatch:
                         "selection, stake, currency, placed_at, excess_returned, limit_rule) "
                         "VALUES {}", self.bets_placed)
         _many(self.con, "UPDATE bets SET paid = v.paid, net = v.net, outcome = v.outcome, "
-                        "rule = v.rule, settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
+                        "rule = v.rule, "
+                        "settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
                         "FROM (VALUES {}) "
                         "AS v(bet_id, paid, net, outcome, rule, settled_at) "
                         "WHERE bets.bet_id = v.bet_id", list(self.bets_settled.values()))
@@ -149,26 +154,30 @@ def _(e: PlayerLeft, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: TableClosed, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE tables SET closed_at = ? WHERE table_id = ?", [e.occurred_at, e.aggregate_id])
+    con.execute("UPDATE tables SET closed_at = ? WHERE table_id = ?",
+                [e.occurred_at, e.aggregate_id])
 
 
 @project.register
 def _(e: RoundOpened, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("INSERT INTO rounds (round_id, table_id, round_number, opened_at) VALUES (?, ?, ?, ?)",
+    con.execute("INSERT INTO rounds (round_id, table_id, round_number, opened_at) "
+                "VALUES (?, ?, ?, ?)",
                 [e.payload.round_id, e.aggregate_id, e.payload.round_number, e.occurred_at])
 
 
 @project.register
 def _(e: BetsClosed, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE rounds SET closed_at = ? WHERE round_id = ?", [e.occurred_at, e.payload.round_id])
+    con.execute("UPDATE rounds SET closed_at = ? WHERE round_id = ?",
+                [e.occurred_at, e.payload.round_id])
 
 
 @project.register
 def _(e: SpinResulted, batch: ProjectionBatch) -> None:
     con = batch.con
-    con.execute("UPDATE rounds SET pocket = ? WHERE round_id = ?", [e.payload.pocket, e.payload.round_id])
+    con.execute("UPDATE rounds SET pocket = ? WHERE round_id = ?",
+                [e.payload.pocket, e.payload.round_id])
 
 
 @project.register
@@ -194,7 +203,8 @@ def _(e: RoundSettled, batch: ProjectionBatch) -> None:
     p = e.payload
     con.execute("UPDATE rounds SET settled_at = ?, bet_count = ?, wagered = ?, paid = ?, "
                 "house_win = ? WHERE round_id = ?",
-                [e.occurred_at, p.bet_count, p.wagered.amount, p.paid.amount, p.house_win, p.round_id])
+                [e.occurred_at, p.bet_count, p.wagered.amount, p.paid.amount, p.house_win,
+                 p.round_id])
 
 
 @project.register
@@ -223,7 +233,8 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
 def _(e: PayoutsHeld, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
-                      "held_bets, held, currency, held_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "held_bets, held, currency, held_at, deadline) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       [p.round_id, e.aggregate_id, p.check_id, p.reason, len(p.bet_ids),
                        p.held.amount, p.held.currency, e.occurred_at, p.deadline])
 

@@ -6,7 +6,8 @@ a bad request returns {"ok": false, "errors": [{"field", "reason"}, ...]}.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, cast
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile, get_profile
@@ -28,11 +29,12 @@ def settle_request(request: object) -> dict[str, Any]:
         head = {k: request[k] for k in ("id", "game", "profile") if k in request}
     try:
         game, profile = resolve(request)
-        return {**head, "ok": True, **game.settle(request, profile)}
+        # resolve() refused anything but a JSON object
+        return {**head, "ok": True, **game.settle(cast(Mapping[str, Any], request), profile)}
     except RulesError as err:
         return {**head, "ok": False, "errors": [e.to_dict() for e in err.errors]}
 
 
 def explain_request(request: object) -> list[str]:
     game, profile = resolve(request)
-    return game.explain(request, profile)
+    return game.explain(cast(Mapping[str, Any], request), profile)  # resolve() checked it

@@ -4,8 +4,9 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any, Iterable, TextIO
+from typing import Any, TextIO
 
 import click
 

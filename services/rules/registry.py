@@ -6,9 +6,10 @@ in its __init__.py with `register(...)`. Game packages are imported lazily by `g
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile
@@ -84,7 +85,8 @@ def register(game: Game) -> Game:
 
 def get_game(name: object, profile: Profile | None = None) -> Game:
     if not isinstance(name, str) or name not in GAME_PACKAGES:
-        raise RulesError("game", f"unknown game {name!r}; known: {', '.join(sorted(GAME_PACKAGES))}")
+        raise RulesError("game",
+                         f"unknown game {name!r}; known: {', '.join(sorted(GAME_PACKAGES))}")
     if name not in _GAMES:
         importlib.import_module(GAME_PACKAGES[name])
     game = _GAMES.get(name)

@@ -16,7 +16,7 @@ import numpy as np
 
 from contracts.envelope import utcnow
 from contracts.vision import FrameCaptured, FrameCapturedData
-from services.vision.wheel.synth.scene import render_wheel_scene
+from services.scenes.wheel.scene import render_wheel_scene
 
 NUISANCES = ("gradient", "noise", "jpeg")
 

@@ -1,4 +1,7 @@
-"""`casino vision ...`: read, calibrate, synth, eval.
+"""`casino vision ...`: read, calibrate (the readers' commands).
+
+`synth` and `eval` work on labelled synthetic sets and live with the scene generators
+(services/scenes/cli.py); services/cli/vision.py puts the four in the one `casino vision` group.
 
 `read` prints one JSON line per frame (with --json) on stdout; camera events (a corrupt file,
 a dropped stream and its retries) go to stderr as JSON lines. Exit status 1 when any input
@@ -7,7 +10,6 @@ failed or nothing was read, 2 on bad usage.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -173,79 +175,6 @@ def _calibrate_wheel(image: np.ndarray, out: str, variant: str) -> None:
         raise click.ClickException(str(exc)) from None
     wcal.save(result, out)
     click.echo(json.dumps(result.to_json()))
-
-
-# ---------------------------------------------------------------- synth
-
-@vision.command()
-@click.argument("out_dir", type=click.Path(file_okay=False))
-@click.option("--kind", type=KINDS, required=True)
-@click.option("-n", "n", type=click.IntRange(min=0), default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--nuisances", default="all", show_default=True,
-              help="'all', 'none' or a comma list; each frame draws about half of them.")
-@click.option("--no-decision-rate", type=click.FloatRange(0, 1), default=0.2,
-              show_default=True, help="Share of frames built as no-decision cases.")
-@click.option("--variant", type=VARIANTS, default="european", show_default=True)
-@click.option("--heldout", is_flag=True,
-              help="Write the fixed held-out evaluation set (ignores -n, --seed, --nuisances).")
-def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decision_rate: float,
-          variant: str, heldout: bool) -> None:
-    """Render a labelled synthetic CCTV set into OUT_DIR (PNG frames + manifest.json)."""
-    from services.vision.synth import dataset as D
-    from services.vision.synth import nuisances as nz
-    if heldout:
-        spec = D.HELDOUT[kind]
-    else:
-        if seed in D.RESERVED_SEEDS:
-            raise click.BadParameter(f"{seed} is reserved for the held-out set; use --heldout",
-                                     param_hint="--seed")
-        try:
-            spec = D.SetSpec(kind, n, seed, tuple(nz.parse(nuisances)), no_decision_rate,
-                             variant)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-    with click.progressbar(length=spec.n, label=f"rendering {kind}", file=sys.stderr) as bar:
-        path = D.write_set(out_dir, spec, bar.update)
-    click.echo(str(path))
-
-
-# ---------------------------------------------------------------- eval
-
-@vision.command(name="eval")
-@click.argument("set_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--contact-sheet", "sheet", type=click.Path(dir_okay=False),
-              help="PNG of the mistakes (default: SET_DIR/mistakes.png).")
-@click.option("--max-mistakes", type=int, default=24, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> None:
-    """Score the readers on a labelled set made by `casino vision synth`."""
-    import cv2
-    from services.vision import evaluate as E
-    from services.vision.synth import dataset as D
-    try:
-        manifest = D.load_set(set_dir)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="SET_DIR") from None
-    root, reader = Path(set_dir), set_reader(manifest["kind"])
-    items = ((str(root / f["file"]), _load(root / f["file"]), f) for f in manifest["frames"])
-    with click.progressbar(length=len(manifest["frames"]), label="reading",
-                           file=sys.stderr) as bar:
-        outcomes = list(E.run(items, reader, bar.update))
-    report = E.score(outcomes)
-    mistakes = E.worst_first(outcomes)[:max_mistakes]
-    out = E.contact_sheet([(cv2.imread(o.file), E.caption(o)) for o in mistakes],
-                          sheet or root / "mistakes.png")
-    click.echo(json.dumps(report.to_json()) if as_json else E.markdown(report))
-    click.echo(f"contact sheet: {out}" if out else "no mistakes", err=True)
-
-
-def _load(path: Path) -> np.ndarray:
-    import cv2
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise click.ClickException(f"{path}: missing or not an image")
-    return image
 
 
 def set_reader(kind: str) -> Callable[[np.ndarray, dict[str, Any]], Any]:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 import cv2
 import numpy as np
@@ -77,7 +77,7 @@ class FrameSource(Protocol):
     def __iter__(self) -> Iterator[Frame]: ...
 
 
-def _usable(image: np.ndarray | None) -> bool:
+def _usable(image: np.ndarray | None) -> TypeGuard[np.ndarray]:
     return image is not None and image.size > 0 and image.ndim in (2, 3)
 
 
@@ -103,7 +103,17 @@ class ImageFiles:
                 yield Frame(self.source, str(path), i, image)
 
 
-Opener = Callable[[str], "cv2.VideoCapture"]
+class Capture(Protocol):
+    """What the sources use of an OpenCV capture (cv2.VideoCapture, or a test's stand-in)."""
+
+    def isOpened(self) -> bool: ...
+
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+
+    def release(self) -> None: ...
+
+
+Opener = Callable[[str], Capture]
 
 
 def _open_capture(spec: str) -> cv2.VideoCapture:
@@ -189,7 +199,7 @@ class Stream:
             self.sleep(delay)
 
 
-def _read_until_failure(cap: cv2.VideoCapture, stop: threading.Event) -> Iterator[np.ndarray]:
+def _read_until_failure(cap: Capture, stop: threading.Event) -> Iterator[np.ndarray | None]:
     while not stop.is_set():
         ok, image = cap.read()
         if not ok:

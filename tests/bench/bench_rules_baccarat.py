@@ -24,7 +24,8 @@ ROUNDS = [
     ["AH", "2S", "AC", "KD", "7S", "4D"],      # both draw, 6 cards
     ["9H", "9S", "KC", "KD"],                  # tie
 ]
-BETS = [{"kind": "banker", "amount": 1000, "seat": 1}, {"kind": "player", "amount": 2500, "seat": 2},
+BETS = [{"kind": "banker", "amount": 1000, "seat": 1},
+        {"kind": "player", "amount": 2500, "seat": 2},
         {"kind": "tie", "amount": 100, "seat": 1}]
 
 

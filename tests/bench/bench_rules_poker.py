@@ -14,8 +14,13 @@ import numpy as np
 from services.rules.api import settle_request
 from services.rules.poker import edges as E
 from services.rules.poker.evaluator import evaluate, evaluate3, evaluate5
-from services.rules.poker.vector import (all_hands, class_counts, evaluate3_many, evaluate_many,
-                                         hand_classes)
+from services.rules.poker.vector import (
+    all_hands,
+    class_counts,
+    evaluate3_many,
+    evaluate_many,
+    hand_classes,
+)
 from tests.bench.timing import best
 
 SEVEN_CARD = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
@@ -62,8 +67,10 @@ def _enumeration_rows() -> list[tuple[str, int, float]]:
     counts = class_counts(7)
     seven_s = time.perf_counter() - start
     assert counts.tolist() == SEVEN_CARD, counts
-    return [("all 2,598,960 five-card hands: generate + classify (counts verified)", 2_598_960, five_s),
-            ("all 133,784,560 seven-card hands: best-hand class counts (verified)", 133_784_560, seven_s)]
+    return [("all 2,598,960 five-card hands: generate + classify (counts verified)", 2_598_960,
+             five_s),
+            ("all 133,784,560 seven-card hands: best-hand class counts (verified)", 133_784_560,
+             seven_s)]
 
 
 def _settle_row(rng: random.Random) -> tuple[str, int, float]:
@@ -108,7 +115,8 @@ def run() -> str:
     out += [f"| {w} | {n:,} | {s * 1000:,.1f} ms | {n / s:,.0f} |" for w, n, s in speed]
     out += ["", "| settlement through the public API | rounds | time | rounds/s |",
             "|---|---:|---:|---:|",
-            f"| {settle_what} | {rounds:,} | {settle_s * 1000:,.1f} ms | {rounds / settle_s:,.0f} |"]
+            f"| {settle_what} | {rounds:,} | {settle_s * 1000:,.1f} ms "
+            f"| {rounds / settle_s:,.0f} |"]
     out += ["", "Exhaustive enumerations (single run; the class counts are asserted equal to the "
             "known counts — royal 4,324, straight flush 37,260, four of a kind 224,848, full "
             "house 3,473,184, flush 4,047,644, straight 6,180,020, three of a kind 6,461,620, "

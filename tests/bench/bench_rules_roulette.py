@@ -12,7 +12,7 @@ import numpy as np
 
 from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import get_profile
-from services.rules.roulette import RouletteBet, WHEELS, settle_bets
+from services.rules.roulette import WHEELS, RouletteBet, settle_bets
 from services.rules.roulette.vector import OUTCOMES, encode, pockets_array, settle_batch
 from tests.bench.timing import best
 
@@ -22,9 +22,9 @@ LIMITS = TableLimits(100, 500_000)
 
 
 def random_bets(rng: random.Random, n: int) -> list[RouletteBet]:
-    inside = {"straight": [frozenset({p}) for p in WHEEL.pockets], "split": WHEEL.splits,
+    groups = {"straight": [frozenset({p}) for p in WHEEL.pockets], "split": WHEEL.splits,
               "street": WHEEL.streets, "corner": WHEEL.corners, "six_line": WHEEL.six_lines}
-    inside = {k: sorted(sorted(g) for g in v) for k, v in inside.items()}
+    inside = {k: sorted(sorted(g) for g in v) for k, v in groups.items()}
     out = []
     for _ in range(n):
         kind = rng.choice(["straight", "split", "street", "corner", "six_line", "dozen",

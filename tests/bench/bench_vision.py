@@ -19,9 +19,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from services.scenes import dataset as D
 from services.vision import evaluate as E
 from services.vision.cli import set_reader
-from services.vision.synth import dataset as D
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "vision_dice_mistakes.png"
@@ -174,7 +174,7 @@ def _wheel() -> tuple[list[str], list, Any]:
     spec = WHEEL_SPEC
     return ["", f"Wheel (services.vision.wheel.read_wheel): {report.n} held-out wheel frames "
             f"(indices 0-{spec.n - 1} of reserved seed {spec.seed}, rendered by "
-            "services/vision/synth/dataset.py: european, every nuisance in the pool, each frame "
+            "services/scenes/dataset.py: european, every nuisance in the pool, each frame "
             f"drawing about half, {spec.no_decision_rate:.0%} no-decision cases), "
             f"{report.readable} readable and {nd} no-decision frames; no calibration given "
             "(the reader locates the wheel).", "",

@@ -41,7 +41,7 @@ def available() -> list[str]:
 
 
 def section(name: str, body: str, seconds: float) -> str:
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (f"<!-- bench:{name} -->\n## {name}\n\n- machine: {machine()}\n"
             f"- command: `make bench ONLY={name}`\n- date: {when} (took {seconds:.0f} s)\n\n"
             f"{body.strip()}\n<!-- /bench:{name} -->\n")

@@ -1,5 +1,7 @@
 """Decoding never guesses: every failure names its code and the field."""
 import json
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -11,7 +13,8 @@ from contracts.table import BetSpec, PlaceBet, PlaceBetData, TableOpened, TableO
 
 
 def place_bet(**bet) -> PlaceBet:
-    spec = dict(kind="split", numbers=("17", "20"), stake=Money(amount=1000, currency="BOB"))
+    spec: dict[str, Any] = dict(kind="split", numbers=("17", "20"),
+                                stake=Money(amount=1000, currency="BOB"))
     spec.update(bet)
     return PlaceBet(target_id="RUL-01", issued_by="test",
                     payload=PlaceBetData(bet_id="b1", seat=2, player_id="P1", bet=BetSpec(**spec)))
@@ -25,7 +28,8 @@ def test_round_trip_keeps_every_field():
 
 
 def test_event_round_trip_with_actor():
-    ev = TableOpened(aggregate_id="RUL-01", sequence=1, occurred_at="2026-11-21T20:00:00Z",
+    ev = TableOpened(aggregate_id="RUL-01", sequence=1,
+                     occurred_at=datetime(2026, 11, 21, 20, tzinfo=UTC),
                      producer="table-service", correlation_id="c1",
                      actor=Actor(employee_id="PM1", role="pit_manager"),
                      payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
@@ -83,7 +87,8 @@ def test_chips_must_add_up_to_the_stake():
 
 def test_a_chip_outside_the_chip_set_is_refused():
     with pytest.raises(ValueError, match="not a chip denomination"):
-        place_bet(stake=Money(amount=700, currency="BOB"), chips=({"denomination": 700, "count": 1},))
+        place_bet(stake=Money(amount=700, currency="BOB"),
+                  chips=({"denomination": 700, "count": 1},))
 
 
 def test_every_registered_type_sits_on_exactly_one_topic():

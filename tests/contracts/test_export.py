@@ -1,7 +1,7 @@
 """The committed event catalogue (docs/contracts/) must match the code."""
 import json
 
-from contracts import export
+from services import catalogue as export
 
 
 def test_committed_export_is_not_stale():

@@ -10,9 +10,8 @@ from kafka.admin import NewTopic
 from kafka.structs import TopicPartition
 
 from deploy.local import broker as broker_module
-from deploy.local.broker import (BrokerError, EmbeddedBroker, free_port, kafka_ready,
-                                 port_is_free)
 from deploy.local.admin import ensure_topics
+from deploy.local.broker import BrokerError, EmbeddedBroker, free_port, kafka_ready, port_is_free
 from deploy.local.procs import accepts_connections
 from deploy.local.state import pid_alive
 from tests.deploy.kafka_io import produce
@@ -44,7 +43,8 @@ def test_ready_means_it_answers_kafka_requests(tmp_path: Path) -> None:
         producer = KafkaProducer(bootstrap_servers=broker.bootstrap, enable_idempotence=False)
         sent = [producer.send("ready", value).get(timeout=5) for value in (b"a", b"b")]
         producer.close()
-        assert [(m.topic, m.partition, m.offset) for m in sent] == [("ready", 0, 0), ("ready", 0, 1)]
+        assert [(m.topic, m.partition, m.offset) for m in sent] == [("ready", 0, 0),
+                                                                     ("ready", 0, 1)]
     assert not kafka_ready(broker.bootstrap, timeout=0.5)
 
 

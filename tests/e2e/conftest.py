@@ -2,7 +2,7 @@
 fixed (contracts/topics.py), so modules must not see each other's messages."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

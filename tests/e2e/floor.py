@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import AsyncIterator, Callable
 
 from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal

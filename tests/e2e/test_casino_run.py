@@ -24,7 +24,9 @@ def settled_rounds(var: Path) -> int:
         return 0
     out = subprocess.run([*CASINO, "report", "tables", "--db", str(db), "--json"],
                          capture_output=True, text=True)
-    return sum(json.loads(line)["rounds"] for line in out.stdout.splitlines()) if out.returncode == 0 else 0
+    if out.returncode != 0:
+        return 0
+    return sum(json.loads(line)["rounds"] for line in out.stdout.splitlines())
 
 
 def leftover(var: Path) -> list[str]:
@@ -60,6 +62,7 @@ def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
                              "--progress-every", "1"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, text=True)
+    assert proc.stdout is not None
     try:
         deadline = time.monotonic() + 90
         while (n := settled_rounds(var)) < until:

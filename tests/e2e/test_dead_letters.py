@@ -9,11 +9,19 @@ import json
 import pytest
 
 import contracts
-from contracts.envelope import Actor
+from contracts.envelope import Actor, Event
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
-    RecordSpinData, RoundOpened, TableOpenedData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    RoundOpened,
+    TableOpenedData,
 )
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC
 from tests.e2e.floor import produce_raw, query, read_topic, running_services, wait_for
@@ -35,8 +43,9 @@ def bet(amount: int, bet_id: str) -> PlaceBet:
 
 
 def table_events(bootstrap: str) -> list:
-    return [e for e in (contracts.decode(r.value) for r in read_topic(bootstrap, TABLE_EVENTS_TOPIC.name))
-            if e.aggregate_id == T]
+    return [e for e in (contracts.decode(r.value)
+                        for r in read_topic(bootstrap, TABLE_EVENTS_TOPIC.name))
+            if isinstance(e, Event) and e.aggregate_id == T]
 
 
 def dead_letters(bootstrap: str) -> list:
@@ -68,16 +77,19 @@ def session(floor, tmp_path_factory):
                         [(T.encode(), raw) for raw in bad.values()])
             produce_raw(floor.bootstrap, TABLE_COMMANDS_TOPIC.name,
                         [(T.encode(), contracts.encode(c)) for c in good])
-            await wait_for(lambda: query(db, "SELECT count(*) FROM rounds WHERE settled_at IS NOT NULL") == [(1,)],
+            await wait_for(lambda: query(db, "SELECT count(*) FROM rounds "
+                                             "WHERE settled_at IS NOT NULL") == [(1,)],
                            120, "the round settled and projected")
             await wait_for(lambda: len(query(db, "SELECT * FROM dead_letters")) >= len(bad), 60,
                            "dead letters projected")
         # Restart: the table must come back from the log, and a redelivered spin is a no-op.
         async with running_services(floor, db):
             produce_raw(floor.bootstrap, TABLE_COMMANDS_TOPIC.name,
-                        [(T.encode(), contracts.encode(spin)), (T.encode(), contracts.encode(cmd(OpenRound)))])
+                        [(T.encode(), contracts.encode(spin)),
+                         (T.encode(), contracts.encode(cmd(OpenRound)))])
             await wait_for(lambda: any(isinstance(e, RoundOpened) and e.payload.round_number == 2
-                                       for e in table_events(floor.bootstrap)), 120, "round 2 opened")
+                                       for e in table_events(floor.bootstrap)),
+                           120, "round 2 opened")
 
     asyncio.run(play())
     return {"bad": bad, "db": db}
@@ -127,12 +139,15 @@ def test_a_sequence_gap_in_the_log_is_reported_not_applied(floor, session):
 
     async def project_forged() -> None:
         async with running_services(floor, db):
-            produce_raw(floor.bootstrap, TABLE_EVENTS_TOPIC.name, [(T.encode(), contracts.encode(forged))])
-            await wait_for(lambda: any(d.code == "sequence_gap" for d in dead_letters(floor.bootstrap)),
+            produce_raw(floor.bootstrap, TABLE_EVENTS_TOPIC.name,
+                        [(T.encode(), contracts.encode(forged))])
+            await wait_for(lambda: any(d.code == "sequence_gap"
+                                       for d in dead_letters(floor.bootstrap)),
                            120, "the gap dead-lettered")
 
     asyncio.run(project_forged())
     gap = next(d for d in dead_letters(floor.bootstrap) if d.code == "sequence_gap")
     assert gap.service == "projector" and f"expected sequence {last.sequence + 1}" in gap.reason
     assert query(db, "SELECT count(*) FROM events WHERE event_id = 'forged-gap'") == [(0,)]
-    assert query(db, f"SELECT sequence FROM positions WHERE aggregate_id = '{T}'") == [(last.sequence,)]
+    assert query(db, f"SELECT sequence FROM positions WHERE aggregate_id = '{T}'") == [
+        (last.sequence,)]

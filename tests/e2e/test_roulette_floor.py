@@ -37,7 +37,8 @@ def played(floor: Settings, tmp_path_factory: pytest.TempPathFactory) -> tuple[P
                            "every round projected")
 
     asyncio.run(scenario())
-    events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    events = [contracts.decode(r.value)
+              for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
     return db, events
 
 
@@ -77,7 +78,8 @@ def test_stakes_sent_to_prison_are_decided_by_the_next_spin_of_their_table(playe
         assert jailed[bet_id] == settled.imprisoned_from
         n = int(settled.imprisoned_from.rsplit(".", 1)[1])
         assert settled.round_id == f"{settled.imprisoned_from.rsplit('.', 1)[0]}.{n + 1}"
-        assert settled.outcome in ("push", "lose") and settled.paid.amount in (0, settled.stake.amount)
+        assert settled.outcome in ("push", "lose")
+        assert settled.paid.amount in (0, settled.stake.amount)
     last_rounds = {f"{t}.{ROUNDS}" for t in {e.aggregate_id for e in events}}
     assert set(jailed) - set(decided) == {b for b, r in jailed.items() if r in last_rounds}
 
@@ -86,7 +88,7 @@ def test_over_limit_bets_play_the_maximum_and_late_bets_are_refused_with_reasons
     """BO (over_max return_excess, seed 002 §1.2.1.1): an over-maximum bet plays the maximum
     and the excess goes back to the player; a bet after «no más apuestas» is refused."""
     _db, events = played
-    codes = defaultdict(int)
+    codes: defaultdict[str, int] = defaultdict(int)
     for e in events:
         if isinstance(e, BetRejected):
             codes[e.payload.code] += 1

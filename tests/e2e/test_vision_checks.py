@@ -18,8 +18,13 @@ from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import RoundSettled
 from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from contracts.vision import (
-    ResolutionRefused, ResolveVerification, ResolveVerificationData, ResultConfirmed, ResultRead,
-    VerificationRequested, VerificationResolved,
+    ResolutionRefused,
+    ResolveVerification,
+    ResolveVerificationData,
+    ResultConfirmed,
+    ResultRead,
+    VerificationRequested,
+    VerificationResolved,
 )
 from services.runtime.bus import Bus
 from services.simulator.app import simulate
@@ -60,8 +65,10 @@ def checked(floor, tmp_path_factory):
             await surveillance_resolves(floor, db)
 
     asyncio.run(play())
-    events = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, VISION_CHECKS_TOPIC.name)]
-    table_log = [contracts.decode(r.value) for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    events = [contracts.decode(r.value)
+              for r in read_topic(floor.bootstrap, VISION_CHECKS_TOPIC.name)]
+    table_log = [contracts.decode(r.value)
+                 for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
     return events, cameras, db, evidence, table_log
 
 
@@ -181,7 +188,8 @@ def test_surveillance_upholds_and_corrects_and_the_holds_close(checked):
         requested = next(r for r in events if isinstance(r, VerificationRequested)
                          and r.aggregate_id == e.aggregate_id)
         assert e.sequence == requested.sequence + 1 and e.correlation_id == e.aggregate_id
-        assert e.actor.role == "surveillance" and e.payload.within_hold
+        assert e.actor is not None and e.actor.role == "surveillance"
+        assert e.payload.within_hold
         assert e.payload.dealer_result == requested.payload.dealer_result
         if e.payload.outcome == "UPHELD":
             assert e.payload.result == e.payload.dealer_result
@@ -218,7 +226,8 @@ def test_the_table_service_holds_winning_payouts_and_resettles_the_corrected_rou
         assert h.deadline == requested[round_id].payload.hold_deadline
         assert h.check_id == requested[round_id].aggregate_id
         assert h.held.amount <= settled[round_id].paid.amount
-    resolved = {e.payload.round_id: e.payload for e in events if isinstance(e, VerificationResolved)}
+    resolved = {e.payload.round_id: e.payload for e in events
+                if isinstance(e, VerificationResolved)}
     released = {e.payload.round_id: e.payload for e in table_log if isinstance(e, PayoutsReleased)}
     assert {r: p.outcome for r, p in resolved.items()} == {
         r: p.outcome for r, p in released.items() if p.outcome != "EXPIRED"}

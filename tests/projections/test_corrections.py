@@ -1,6 +1,7 @@
 """A round held and then corrected by surveillance, projected into a real DuckDB file: the
 hold with its amount, the re-settled bets and the table figures finance reconciles."""
-from datetime import timedelta
+from datetime import UTC, timedelta
+from typing import Any
 
 import pytest
 
@@ -52,11 +53,13 @@ def test_held_and_corrected_round_in_the_tables_whatever_the_batching(tmp_path, 
 
 
 def test_what_a_correction_means_for_the_cage_in_words():
-    from datetime import datetime, timezone
+    from datetime import datetime
+
     from services.projections.holds import Correction
-    base = dict(table_id="RUL-01", round_id="RUL-01.1", dealer_result="17", cctv_result="18",
-                resolved_by="S7", resolved_at=datetime.now(timezone.utc), within_hold=True,
-                note="", currency="BOB")
+    base: dict[str, Any] = dict(table_id="RUL-01", round_id="RUL-01.1", dealer_result="17",
+                                cctv_result="18", resolved_by="S7",
+                                resolved_at=datetime.now(UTC), within_hold=True, note="",
+                                currency="BOB")
     assert Correction(**base, paid_delta=18_000).money() == "players owed 180.00 BOB more"
     assert Correction(**base, paid_delta=-36_000).money() == "players were paid 360.00 BOB too much"
     assert Correction(**base, paid_delta=0).money() == "no payout changes"

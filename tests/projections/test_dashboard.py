@@ -10,8 +10,15 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
-    RecordSpinData, TableOpenedData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    TableOpenedData,
 )
 from services.projections import store
 from services.projections.dashboard import dashboard_routes, render
@@ -21,7 +28,7 @@ from services.runtime.http import HttpServer
 from services.table.domain import TableSession
 from tests.table.unit import handle
 
-AT = datetime(2026, 11, 24, 5, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 24, 5, 0, tzinfo=UTC)
 
 
 def command(cls, **kw):
@@ -31,8 +38,10 @@ def command(cls, **kw):
 
 
 def even_chance(bet_id: str, amount: int) -> PlaceBet:
-    return command(PlaceBet, payload=PlaceBetData(bet_id=bet_id, seat=2, player_id="P2", bet=BetSpec(
-        kind="black", stake=Money(amount=amount, currency="BOB"), zero_option="prison")))
+    return command(PlaceBet, payload=PlaceBetData(
+        bet_id=bet_id, seat=2, player_id="P2",
+        bet=BetSpec(kind="black", stake=Money(amount=amount, currency="BOB"),
+                    zero_option="prison")))
 
 
 def settled_round(db) -> None:

@@ -1,25 +1,35 @@
 """`casino report holds`: rounds under CCTV verification and their 30-minute payout holds
 (seed 002 §1.3; seed 004 RG §6), from a real DuckDB file fed by real round-check events."""
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from click.testing import CliRunner
 
 from contracts.envelope import Actor
 from contracts.table import SpinResulted, SpinResultedData
 from contracts.vision import (
-    DealerResultData, FrameCaptured, FrameCapturedData, Reading, ResolveVerification,
-    ResolveVerificationData, ResultReadData,
+    DealerResultData,
+    FrameCaptured,
+    FrameCapturedData,
+    Outcome,
+    Reading,
+    ResolveVerification,
+    ResolveVerificationData,
+    ResultReadData,
 )
 from services.projections import store
 from services.projections.cli import report
 from services.projections.holds import (
-    check_counts, corrections_report, holds_report, render_holds,
+    check_counts,
+    corrections_report,
+    holds_report,
+    render_holds,
 )
 from services.projections.projector import apply_events
 from services.vision.service.checks import RoundCheck
 
-NOW = datetime.now(timezone.utc)
+NOW = datetime.now(UTC)
 
 
 def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -> list:
@@ -82,7 +92,7 @@ def test_cli_json_and_expired_only(tmp_path):
     assert res.exit_code == 1 and "no projection database" in res.output
 
 
-def resolved(events: list, outcome: str, result: str | None, at: datetime) -> list:
+def resolved(events: list, outcome: Outcome, result: str | None, at: datetime) -> list:
     """The surveillance room's decision on a round under verification (the check rebuilt
     from its log, as the vision service does)."""
     check = RoundCheck.rebuild(events[0].aggregate_id, events)
@@ -117,7 +127,8 @@ def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(
     assert counts == {"confirmed": 1, "verification": 1, "upheld": 1, "corrected": 1}
     assert row == ("resolved", "UPHELD", "17", "SURV-3", True)
     [c] = corrections
-    assert (c.round_id, c.dealer_result, c.cctv_result, c.within_hold) == ("RUL-05.3", "4", "22", False)
+    assert (c.round_id, c.dealer_result, c.cctv_result, c.within_hold) == (
+        "RUL-05.3", "4", "22", False)
     [(round_id, command_type, code, field, reason)] = refusal
     assert (round_id, command_type, code, field) == (
         "RUL-05.2", "ResolveVerification", "RESOLUTION_REFUSED", "target_id")
@@ -140,4 +151,5 @@ def test_dashboard_shows_the_counts_and_the_correction_but_not_the_resolved_hold
     holds, corrected = page.split("Corrected by surveillance")
     assert "resolved by surveillance: 0 upheld, 1 corrected" in holds
     assert "RUL-05.3" in holds and "RUL-05.2" not in holds
-    assert "<td>RUL-05</td><td>RUL-05.2</td><td>17</td><td><b>18</b></td><td>SURV-3</td>" in corrected
+    assert ("<td>RUL-05</td><td>RUL-05.2</td><td>17</td><td><b>18</b></td><td>SURV-3</td>"
+            in corrected)

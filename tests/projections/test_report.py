@@ -1,12 +1,19 @@
 """The per-table report over a real DuckDB file: time range, hold %, exact money."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin,
-    RecordSpinData, TableOpenedData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    TableOpenedData,
 )
 from services.projections import store
 from services.projections.projector import apply_events
@@ -48,7 +55,8 @@ def test_report_counts_rounds_settled_in_the_range_with_exact_hold(tmp_path):
     [g] = late
     assert (g.rounds, g.wagered, g.paid, g.hold_pct) == (1, 3300, 0, Decimal("100.00"))
     assert none == []
-    assert "RUL-09" in render_text(everything, None, None) and "-297.00 BOB" in render_text(everything, None, None)
+    text = render_text(everything, None, None)
+    assert "RUL-09" in text and "-297.00 BOB" in text
 
 
 def test_hold_percent_is_exact_and_half_even():

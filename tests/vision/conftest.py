@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.vision.synth import dice_scene
+from services.scenes.dice import scene as dice_scene
 
 TEST_SEED = 4242  # not in RESERVED_SEEDS: never the held-out set
 

@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from services.vision.cli import vision
+from services.cli.vision import vision
 
 
 def test_synth_read_eval_calibrate(tmp_path):
@@ -28,7 +28,7 @@ def test_synth_read_eval_calibrate(tmp_path):
     res = runner.invoke(vision, ["eval", str(out), "--json"])
     assert res.exit_code == 0, res.output
     report = json.loads(res.output.splitlines()[-1] if res.output.strip().startswith("{")
-                        else [l for l in res.output.splitlines() if l.startswith("{")][0])
+                        else [line for line in res.output.splitlines() if line.startswith("{")][0])
     assert report["frames"] == 6 and report["verdicts"].get("wrong", 0) == 0
     cal = tmp_path / "cal.json"
     res = runner.invoke(vision, ["calibrate", files[0], "--kind", "dice", "--out", str(cal)])
@@ -88,12 +88,17 @@ def test_calibrate_from_a_video_takes_its_first_usable_frame(tmp_path):
 
     runner = CliRunner()
     manifest, frames = wheel_set(tmp_path, 3, seed=78)
-    first = cv2.imread(str(frames[0]))
-    video = tmp_path / "wheel.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5,
-                             (first.shape[1], first.shape[0]))
+    images = []
     for f in frames:
-        writer.write(cv2.imread(str(f)))
+        image = cv2.imread(str(f))
+        assert image is not None, f
+        images.append(image)
+    first = images[0]
+    video = tmp_path / "wheel.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 5,
+                             (first.shape[1], first.shape[0]))
+    for image in images:
+        writer.write(image)
     writer.release()
     cal = tmp_path / "cam.json"
     res = runner.invoke(vision, ["calibrate", str(video), "--kind", "wheel", "--out", str(cal)])

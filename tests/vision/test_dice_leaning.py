@@ -1,12 +1,12 @@
 """The leaning-die checks: a side face inside the blob (shelf) or beside it (strip)."""
 import numpy as np
 
+from services.scenes import dataset as D
+from services.scenes import nuisances as nz
+from services.scenes.dice import scene as dice_scene
 from services.vision.dice import calibration as cal
 from services.vision.dice import leaning
 from services.vision.dice.reader import read_dice
-from services.vision.synth import dataset as D
-from services.vision.synth import dice_scene
-from services.vision.synth import nuisances as nz
 
 D_PX = leaning._N / leaning._SPAN  # patch pixels per die
 
@@ -54,9 +54,11 @@ def test_a_leaning_die_in_shadow_with_a_die_sized_top_face_stays_a_no_decision()
     # of the body's colour (0.22). A "shadow fringe" test that read such blobs as flat dice
     # was dropped for it (services/vision/README.md, Limits).
     import numpy as np
+
+    from services.scenes import nuisances as nz
+    from services.scenes.dice import scene as dice_scene
     from services.vision.dice import calibration as cal
     from services.vision.dice.reader import read_dice
-    from services.vision.synth import dice_scene, nuisances as nz
     rng = np.random.default_rng([8990, 90])
     img, label = dice_scene.render(rng, nz.pick(rng, nz.NUISANCES), "cocked")
     r = read_dice(img, cal.DiceCalibration.from_json(label["calibration"]))

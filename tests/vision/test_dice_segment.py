@@ -12,7 +12,7 @@ def test_local_felt_treats_beyond_the_frame_as_felt_not_as_the_rail() -> None:
     # colour (the frame's median), as a window padded with it a full half-kernel gives; a
     # replicated edge would make the rail the "felt" there.
     rng = np.random.default_rng(5)
-    img = np.full((240, 320, 3), (60, 140, 90), np.uint8)
+    img: np.ndarray = np.full((240, 320, 3), (60, 140, 90), np.uint8)
     img[:18] = (20, 30, 40)
     img = cv2.add(img, rng.integers(0, 12, img.shape, dtype=np.uint8))
     die_px = 21.0

@@ -15,25 +15,25 @@ def _write_images(folder, n=3):
 def test_folder_yields_sorted_images_and_reports_a_corrupt_file(tmp_path):
     _write_images(tmp_path)
     (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
-    events = []
+    events: list[F.CameraEvent] = []
     got = list(F.open_source(str(tmp_path), events.append))
     assert [f.file.rsplit("/", 1)[1] for f in got] == ["f0.png", "f1.png", "f2.png"]
     assert [e.kind for e in events] == ["corrupt_frame"] and "broken.jpg" in events[0].detail
 
 
 def test_missing_file_is_reported_not_raised(tmp_path):
-    events = []
+    events: list[F.CameraEvent] = []
     assert list(F.open_source(str(tmp_path / "nope.png"), events.append)) == []
     assert events[0].kind == "unreadable"
 
 
 def test_mjpg_video_written_with_videowriter(tmp_path):
     path = str(tmp_path / "clip.avi")
-    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer = cv2.VideoWriter(path, cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     for i in range(5):
         writer.write(np.full((48, 64, 3), 50 * i, np.uint8))
     writer.release()
-    events = []
+    events: list[F.CameraEvent] = []
     got = list(F.open_source(path, events.append))
     assert [f.index for f in got] == [0, 1, 2, 3, 4]
     assert abs(int(got[3].image.mean()) - 150) < 6  # the frames' content survives
@@ -59,7 +59,8 @@ class _FakeCapture:
 def test_empty_frame_reported_and_stream_reconnects_after_a_drop():
     served = iter([[np.zeros((4, 4, 3), np.uint8), np.zeros((0, 0, 3), np.uint8)],
                    [np.ones((4, 4, 3), np.uint8)]])
-    events, slept = [], []
+    events: list[F.CameraEvent] = []
+    slept: list[float] = []
     stream = F.Stream("rtsp://camera", events.append, F.Backoff(0.01, 2, 1, 2),
                       opener=lambda _: _FakeCapture(next(served, [])), sleep=slept.append,
                       max_frames=2)
@@ -71,7 +72,7 @@ def test_empty_frame_reported_and_stream_reconnects_after_a_drop():
 
 
 def test_failing_url_retries_with_backoff_then_gives_up():
-    events = []
+    events: list[F.CameraEvent] = []
     # Nothing listens on port 9 of this machine: the real OpenCV capture fails at once.
     stream = F.open_source("http://127.0.0.1:9/cam.mjpg", events.append,
                            F.Backoff(0.001, 2.0, 0.004, 4))

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from services.vision.synth import dataset as D
+from services.scenes import dataset as D
 
 COMMITTED = json.loads((Path(__file__).parent / "data" / "heldout_dice.json").read_text())
 
@@ -24,7 +24,8 @@ def test_a_sample_of_heldout_frames_is_bit_identical():
 
 def test_reserved_seeds_refused_for_tuning_sets(tmp_path):
     from click.testing import CliRunner
-    from services.vision.cli import vision
+
+    from services.cli.vision import vision
     res = CliRunner().invoke(vision, ["synth", str(tmp_path), "--kind", "dice", "-n", "1",
                                       "--seed", str(D.HELDOUT["dice"].seed)])
     assert res.exit_code == 2 and "reserved" in res.output

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from services.vision.synth import nuisances as nz
+from services.scenes import nuisances as nz
 
 
 def _scene() -> np.ndarray:

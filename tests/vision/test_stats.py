@@ -10,7 +10,7 @@ from services.vision.stats import column_medians, median, quantile
 def test_median_is_numpys(n: int) -> None:
     rng = np.random.default_rng(n)
     for dtype in (np.float32, np.float64, np.uint8):
-        a = (rng.random((n, 3)) * 200).astype(dtype)
+        a: np.ndarray = (rng.random((n, 3)) * 200).astype(dtype)
         assert median(a) == pytest.approx(float(np.median(a)), rel=1e-6)
         np.testing.assert_allclose(column_medians(a), np.median(a, axis=0), rtol=1e-6)
 

@@ -1,17 +1,17 @@
 """The house's hold limit: shorter than the seeds' 30 minutes is allowed, longer is refused."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from contracts.vision import HOLD_LIMIT, check_hold_limit, hold_deadline
+from contracts.vision import HOLD_LIMIT, VerificationRequested, check_hold_limit, hold_deadline
 from services.vision.service.checks import RoundCheck
 from tests.vision_service.test_checks import dealer, frame, read, spin
 
-DECLARED = datetime(2026, 11, 24, 21, 0, tzinfo=timezone.utc)
+DECLARED = datetime(2026, 11, 24, 21, 0, tzinfo=UTC)
 
 
 def test_the_default_hold_is_the_seeds_30_minutes():
-    assert HOLD_LIMIT == timedelta(minutes=30)
+    assert timedelta(minutes=30) == HOLD_LIMIT
     assert hold_deadline(DECLARED) == DECLARED + timedelta(minutes=30)
     assert hold_deadline(DECLARED, timedelta(minutes=10)) == DECLARED + timedelta(minutes=10)
 

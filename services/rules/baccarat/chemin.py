@@ -39,7 +39,8 @@ def punto_stakes(rnd: Round) -> dict[int, int]:
     stakes: dict[int, int] = {}
     for bet in rnd.bets:
         if bet.kind == "player":
-            stakes[bet.seat] = stakes.get(bet.seat, 0) + bet.amount  # type: ignore[index]
+            assert bet.seat is not None  # required in chemin de fer (request.py, _bet)
+            stakes[bet.seat] = stakes.get(bet.seat, 0) + bet.amount
     return stakes
 
 

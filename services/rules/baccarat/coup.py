@@ -76,7 +76,8 @@ def _take(cards: list[Card], index: int, who: str, why: str) -> Card:
 def play(cards: list[Card], variant: Variant, choice: bool | None = None) -> Coup:
     """Play the round `cards` describes; `choice` is the chemin-de-fer decision at Punto 5."""
     if len(cards) < 4:
-        raise RulesError("cards", f"a round needs at least 4 cards (two per hand); got {len(cards)}")
+        raise RulesError("cards", "a round needs at least 4 cards (two per hand); "
+                                  f"got {len(cards)}")
     punto, banca = [cards[0], cards[2]], [cards[1], cards[3]]
     p = tableau.total([tableau.point(c) for c in punto])
     b = tableau.total([tableau.point(c) for c in banca])

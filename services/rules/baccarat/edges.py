@@ -71,7 +71,8 @@ def _results(v: np.ndarray, draw_at_5: np.ndarray | bool) -> tuple[np.ndarray, n
 
 def _odds(p: np.ndarray, b: np.ndarray, weight: np.ndarray) -> Odds:
     total = int(weight.sum())
-    return Odds(Fraction(int(weight[p > b].sum()), total), Fraction(int(weight[b > p].sum()), total),
+    return Odds(Fraction(int(weight[p > b].sum()), total),
+                Fraction(int(weight[b > p].sum()), total),
                 Fraction(int(weight[p == b].sum()), total))
 
 

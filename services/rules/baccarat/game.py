@@ -1,10 +1,12 @@
 """The "baccarat" Game: settle, explain and edges behind the registry protocol."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from services.rules.baccarat import chemin, edges as edges_mod, shoe
+from services.rules.baccarat import chemin, shoe
+from services.rules.baccarat import edges as edges_mod
 from services.rules.baccarat.coup import Coup, play
 from services.rules.baccarat.request import Round, parse_round
 from services.rules.baccarat.settle import settle_bet

@@ -7,8 +7,9 @@ in chemin.py.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.baccarat.variants import Variant, get_variant
 from services.rules.core.cards import Card, parse_cards
@@ -109,7 +110,8 @@ def _seat(value: object, field: str, variant: Variant) -> int:
 def _bet(raw: object, index: int, variant: Variant) -> Bet:
     field = f"bets[{index}]"
     if not isinstance(raw, Mapping):
-        raise RulesError(field, "must be an object such as {\"kind\": \"banker\", \"amount\": 1000}")
+        raise RulesError(field,
+                         "must be an object such as {\"kind\": \"banker\", \"amount\": 1000}")
     extra = sorted(set(raw) - {"kind", "amount", "seat"})
     if extra:
         raise RulesError(f"{field}.{extra[0]}", "unknown field; a bet has kind, amount, seat")
@@ -144,7 +146,8 @@ def _bets(raw: object, variant: Variant, profile: Profile) -> tuple[Bet, ...]:
         for bet in bets:
             if bet.kind == "tie" and bet.seat not in backed:
                 raise RulesError(bet.field, "a tie bet needs a Banca or Punto bet by the same "
-                                 f"player (seed {variant.draw_rule.seed} {variant.draw_rule.section}: "
+                                 f"player (seed {variant.draw_rule.seed} "
+                                 f"{variant.draw_rule.section}: "
                                  "«es necesario que se haya efectuado, al menos, una apuesta "
                                  "a la Banca o al Punto»)")
     return bets
@@ -184,7 +187,8 @@ def _choice(raw: object, variant: Variant) -> PuntoChoice | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping) or raw.get("decision") not in ("draw", "stand"):
-        raise RulesError("punto_choice", "must be {\"seat\": n, \"decision\": \"draw\" | \"stand\"}")
+        raise RulesError("punto_choice",
+                         "must be {\"seat\": n, \"decision\": \"draw\" | \"stand\"}")
     return PuntoChoice(_seat(raw.get("seat"), "punto_choice.seat", variant),
                        raw["decision"] == "draw")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.rules.baccarat import variants
-from services.rules.baccarat.coup import PLAYER, TIE, Coup, HAND_NAME
+from services.rules.baccarat.coup import HAND_NAME, PLAYER, TIE, Coup
 from services.rules.baccarat.request import Bet
 from services.rules.baccarat.variants import Variant
 from services.rules.core.limits import LimitOutcome, TableLimits, apply_limits

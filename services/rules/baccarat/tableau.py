@@ -44,8 +44,8 @@ def is_natural(punto: int, banca: int) -> bool:
     return punto in NATURALS or banca in NATURALS
 
 
-def punto_draws(punto_total: int, choice_at_5: bool | None) -> bool | None:
-    """Whether Punto draws; None when the rules leave it to a player's choice.
+def punto_draws(punto_total: int, choice_at_5: bool | None) -> bool:
+    """Whether Punto draws.
 
     `choice_at_5` is None where the profile's table says «debe pedir» at 5 (Punto y Banca,
     Midi, Mini, live); in chemin de fer it is the decider's answer (True = draw).

@@ -6,11 +6,11 @@ domain.md A-42). LIVE-GG defines one live dealer game (seed 003 Bac). AR-RUL has
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile, declare_switch

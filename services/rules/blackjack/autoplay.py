@@ -7,7 +7,8 @@ checks every decision the policy takes, so a generated request is valid by const
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from services.rules.blackjack.hand import total, value
 from services.rules.blackjack.play import PlayerHand, play_round

@@ -7,7 +7,7 @@ add or alter a card (seed 003 BJ §4.1), so any marked card is an error there.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from services.rules.blackjack.request import TAIL_BURNS, ShoeCard
 from services.rules.core.errors import RulesError

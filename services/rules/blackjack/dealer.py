@@ -7,9 +7,9 @@ differently: the four cases are instances of that test (tests check each of them
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Hashable, Iterable, Sequence
+from functools import cache
 
 from services.rules.blackjack.hand import ACE, TEN, dealer_stands, is_two_card_21, total, value
 from services.rules.core.cards import Card
@@ -40,7 +40,7 @@ def reachable_finals(cards: Sequence[Card], hits_soft17: bool) -> frozenset[Deal
     return _finals(t.hard, has_ace, len(cards), first, hits_soft17)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _finals(hard: int, has_ace: bool, n: int, first: int, h17: bool) -> frozenset[DealerFinal]:
     best = hard + 10 if has_ace and hard + 10 <= 21 else hard
     soft = best != hard

@@ -2,7 +2,8 @@
 the three dealer hands of Challenge 21, and a card dealt to him by mistake on 17."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from services.rules.blackjack.dealer import DealerFinal, final_of, is_moot, stands
 from services.rules.blackjack.hand import total
@@ -11,6 +12,11 @@ from services.rules.blackjack.settle import outcome
 from services.rules.blackjack.state import RoundState
 from services.rules.core.cards import Card
 from services.rules.core.errors import RulesError
+
+
+def _hand_outcome(best: int, two_cards: bool, natural: bool) -> Callable[[DealerFinal], Any]:
+    """The outcome of a standing hand against whatever the dealer ends with."""
+    return lambda final: outcome(best, two_cards, natural, final)[0]
 
 
 class DealerTurn(RoundState):
@@ -42,11 +48,11 @@ class DealerTurn(RoundState):
     def _dealer_draws(self, cards: list[Card], rnd: int) -> None:
         h17 = self.rules.dealer_hits_soft17
         while not stands(cards, h17) and not total(cards).bust:
-            if is_moot(cards, h17, self._live_bets(rnd)):
-                if self.rules.moot_must_stop or not self.cursor.has_card_in_play():
-                    self.log(f"  dealer stops at {total(cards)}: no further card can change "
-                             f"any result ({ref(self.pid, 'moot')})")
-                    return
+            if is_moot(cards, h17, self._live_bets(rnd)) and (
+                    self.rules.moot_must_stop or not self.cursor.has_card_in_play()):
+                self.log(f"  dealer stops at {total(cards)}: no further card can change "
+                         f"any result ({ref(self.pid, 'moot')})")
+                return
             entry = self.cursor.draw("dealer draws")
             cards.append(entry.card)
             self.log(f"  {entry.field} {entry.card} → dealer: {total(cards)}")
@@ -56,8 +62,8 @@ class DealerTurn(RoundState):
         for bp in self._dealt():
             for hand in bp.hands:
                 if rnd < len(hand.stakes) and hand.state in ("stood", "waiting_bj"):
-                    args = (total(hand.cards).best, len(hand.cards) == 2, hand.natural)
-                    bets.append(lambda f, a=args: outcome(*a, f)[0])
+                    bets.append(_hand_outcome(total(hand.cards).best, len(hand.cards) == 2,
+                                              hand.natural))
             if (rnd < len(bp.insurance_open) and bp.insurance_open[rnd]) or \
                     (rnd == 0 and bp.insurance_ten_open):
                 bets.append(lambda f: f.blackjack)

@@ -6,19 +6,15 @@ allowed decisions for a hand, so a hand whose only choice is to stand finishes b
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from services.rules.blackjack.hand import ACE, TEN, same_value, total, value
 from services.rules.blackjack.refs import ref
 from services.rules.blackjack.request import ACTIONS, Action, RoundInput
 from services.rules.blackjack.rules import BjRules
+from services.rules.blackjack.settle import HALF
+from services.rules.blackjack.state import BoxPlay, PlayerHand
 from services.rules.core.cards import Card
 from services.rules.core.errors import RulesError
 from services.rules.core.money import apply_fraction
-from services.rules.blackjack.settle import HALF
-
-if TYPE_CHECKING:
-    from services.rules.blackjack.play import BoxPlay, PlayerHand
 
 _DOUBLE_TEXT = {
     "9_11": "9, 10 or 11 with the first two cards",
@@ -27,11 +23,11 @@ _DOUBLE_TEXT = {
 }
 
 
-def legal(bp: "BoxPlay", hand: "PlayerHand", up: Card, rules: BjRules) -> tuple[str, ...]:
+def legal(bp: BoxPlay, hand: PlayerHand, up: Card, rules: BjRules) -> tuple[str, ...]:
     return tuple(k for k in ACTIONS if why_not(Action(k, ""), bp, hand, up, rules) is None)
 
 
-def why_not(action: Action, bp: "BoxPlay", hand: "PlayerHand", up: Card,
+def why_not(action: Action, bp: BoxPlay, hand: PlayerHand, up: Card,
             rules: BjRules) -> str | None:
     kind, pid = action.kind, rules.profile.id
     if kind == "stand":
@@ -53,7 +49,7 @@ def why_not(action: Action, bp: "BoxPlay", hand: "PlayerHand", up: Card,
     return _split(bp, hand, rules)
 
 
-def _double(action: Action, bp: "BoxPlay", hand: "PlayerHand", rules: BjRules) -> str | None:
+def _double(action: Action, bp: BoxPlay, hand: PlayerHand, rules: BjRules) -> str | None:
     cite = ref(rules.profile.id, "double")
     if hand.from_split and not rules.double_after_split:
         return f"no doubling after a split ({cite})"
@@ -68,11 +64,12 @@ def _double(action: Action, bp: "BoxPlay", hand: "PlayerHand", rules: BjRules) -
     if rules.double != "any" or rules.challenge21:
         return f"the double must be the same amount as the original bet ({original}) ({cite})"
     if action.amount > original:
-        return f"the extra stake {action.amount} may not exceed the original bet {original} ({cite})"
+        return (f"the extra stake {action.amount} may not exceed the original bet {original} "
+                f"({cite})")
     return None
 
 
-def _split(bp: "BoxPlay", hand: "PlayerHand", rules: BjRules) -> str | None:
+def _split(bp: BoxPlay, hand: PlayerHand, rules: BjRules) -> str | None:
     cite = ref(rules.profile.id, "split")
     a, b = hand.cards
     if not same_value(a, b):
@@ -84,7 +81,7 @@ def _split(bp: "BoxPlay", hand: "PlayerHand", rules: BjRules) -> str | None:
     return None
 
 
-def _surrender(hand: "PlayerHand", up: Card, rules: BjRules) -> str | None:
+def _surrender(hand: PlayerHand, up: Card, rules: BjRules) -> str | None:
     pid = rules.profile.id
     if rules.surrender == "none":
         return f"{pid} offers no surrender (seed 003 BJ lists none)"
@@ -113,7 +110,7 @@ def why_allowed(kind: str, rules: BjRules) -> str:
     return texts[kind]
 
 
-def check_offers(bp: "BoxPlay", up: Card, rnd: RoundInput, rules: BjRules) -> None:
+def check_offers(bp: BoxPlay, up: Card, rnd: RoundInput, rules: BjRules) -> None:
     """Insurance, even money and the CL insurance against a 10, against the dealer's card."""
     box, pid = bp.box, rules.profile.id
     for r, amount in enumerate(box.insurance):
@@ -147,7 +144,7 @@ def _insurance(amount: int, stake: int, up: Card, field: str, rules: BjRules) ->
         raise RulesError(field, f"insurance {amount} exceeds half the bet {stake} ({cite})")
 
 
-def _insurance_ten(bp: "BoxPlay", up: Card, rnd: RoundInput, rules: BjRules) -> None:
+def _insurance_ten(bp: BoxPlay, up: Card, rnd: RoundInput, rules: BjRules) -> None:
     field = f"{bp.box.field}.insurance_ten"
     cite = ref(rules.profile.id, "promo_insurance_ten")
     if not rules.promotions or rules.challenge21:

@@ -12,7 +12,7 @@ from services.rules.blackjack.refs import ref
 from services.rules.blackjack.rules import BjRules, rules_for
 from services.rules.blackjack.sidebets import PERFECT_PAIRS, perfect_pairs_kind
 from services.rules.blackjack.simulate import simulate
-from services.rules.core.cards import Card, SUITS
+from services.rules.core.cards import SUITS, Card
 from services.rules.core.profiles import Profile
 from services.rules.registry import EdgeRow
 

@@ -1,7 +1,8 @@
 """The blackjack Game for services/rules/registry.py: settle, explain, edges."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.blackjack.dealer import final_of
 from services.rules.blackjack.hand import total
@@ -60,7 +61,8 @@ class BlackjackGame:
     def explain(self, request: Mapping[str, Any], profile: Profile) -> list[str]:
         rules, result = run_request(request, profile)
         out = result_dict(rules, result)
-        return [f"Blackjack {rules.variant}, profile {profile.id}, {rules.decks} decks", *result.steps,
+        return [f"Blackjack {rules.variant}, profile {profile.id}, {rules.decks} decks",
+                *result.steps,
                 f"Totals: staked {out['totals']['staked']}, paid {out['totals']['paid']}, "
                 f"house win {out['totals']['house_win']}"]
 

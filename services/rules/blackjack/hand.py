@@ -5,8 +5,8 @@ A total is *soft* when an ace is counted as eleven.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from services.rules.core.cards import Card
 

@@ -23,11 +23,14 @@ from services.rules.blackjack.hand import ACE, TEN, value
 from services.rules.blackjack.refs import ref
 from services.rules.blackjack.request import RoundInput
 from services.rules.blackjack.rules import BjRules
-from services.rules.blackjack.sidebets import PERFECT_PAIRS, PROMOTIONS, perfect_pairs_kind, \
-    promotions_won
+from services.rules.blackjack.sidebets import (
+    PERFECT_PAIRS,
+    PROMOTIONS,
+    perfect_pairs_kind,
+    promotions_won,
+)
 from services.rules.blackjack.stakes import box_stakes, check_players
-from services.rules.blackjack.state import BoxPlay, Decider, ListDecider, PlayerHand, \
-    RoundResult
+from services.rules.blackjack.state import BoxPlay, Decider, ListDecider, PlayerHand, RoundResult
 from services.rules.blackjack.turns import PlayerTurns
 from services.rules.core.cards import Card
 from services.rules.core.errors import RulesError

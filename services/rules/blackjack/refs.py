@@ -48,12 +48,14 @@ _REFS: dict[str, dict[str, RuleRef]] = {
                       _LIVE: _live("§2.5.3")},
     "even_money": {_BO: RuleRef("002", "§2.1.5.3 a"), _CL: RuleRef("004", "III §1.5.1 a")},
     "split": {_BO: RuleRef("002", "§2.1.5.3 d"), _CL: RuleRef("004", "III §1.5.1 d"),
-              _LIVE: _live(quote="Si las dos primeras cartas repartidas a un jugador son de idéntico valor")},
+              _LIVE: _live(quote="Si las dos primeras cartas repartidas a un jugador son de "
+                                 "idéntico valor")},
     "double": {_BO: RuleRef("002", "§2.1.5.3 e"), _CL: RuleRef("004", "III §1.5.1 e"),
                _LIVE: _live(quote="Un casino puede permitir a un jugador doblar su mano")},
     "surrender": {_BO: RuleRef("002", "§2.1.5.3 f"),
-                  _CL: RuleRef("004", "III §1.5.1 f", note="A-8: «El retiro procede cuando ... es un as»; "
-                               "read as a dropped «no» pending a ruling")},
+                  _CL: RuleRef("004", "III §1.5.1 f",
+                               note="A-8: «El retiro procede cuando ... es un as»; "
+                                    "read as a dropped «no» pending a ruling")},
     "perfect_pairs": {_BO: RuleRef("002", "§2.1.7.2"), _CL: RuleRef("004", "III §1.5.1")},
     "pp_limits": {_BO: RuleRef("002", "§2.1.5.3 b", note="A-4"),
                   _CL: RuleRef("004", "III §1.5.1 b", note="A-4")},

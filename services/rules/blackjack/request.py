@@ -5,8 +5,9 @@ is decided while playing the round (play.py); stake limits in stakes.py.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.blackjack.rules import BjRules
 from services.rules.core.cards import Card, check_shoe_counts, parse_card
@@ -163,7 +164,8 @@ def _insurance(raw: object, field: str, rounds: int, rules: BjRules) -> tuple[in
     if raw is None:
         return (0,) * rounds
     if rules.challenge21:
-        # seed 002 §2.1.5.3 c: «debe elegir la o las manos del croupier contra las cuales se asegura»
+        # seed 002 §2.1.5.3 c: «debe elegir la o las manos del croupier contra las cuales se
+        # asegura»
         if not isinstance(raw, list) or len(raw) != rounds:
             raise RulesError(field, f"Challenge 21 insurance is a list with one amount per "
                              f"dealer hand ({rounds}), 0 where not insured")

@@ -6,8 +6,9 @@ surrender, exact-half insurance).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.blackjack.dealer import DealerFinal
 from services.rules.blackjack.hand import total

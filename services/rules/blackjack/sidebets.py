@@ -2,7 +2,7 @@
 prizes (seed 004 III §1.8). Pure classification; payouts are applied in settle.py."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from services.rules.blackjack.hand import ACE, is_two_card_21, total
 from services.rules.core.cards import Card

@@ -21,8 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.rules.blackjack.rules import BjRules
-from services.rules.blackjack.strategy import DOUBLE, HIT, STAND, SURRENDER, Strategy, \
-    compute_strategy
+from services.rules.blackjack.strategy import (
+    DOUBLE,
+    HIT,
+    STAND,
+    SURRENDER,
+    Strategy,
+    compute_strategy,
+)
 
 MAX_HANDS = 4          # three splits at most (seed 002 §2.1.5.3 d)
 MAX_CARDS = 12         # card identities kept per hand (enough for every promotion)
@@ -126,7 +132,8 @@ class _Chunk:
         v = CARD_VALUE[card]
         pos = self.nc[rows, slot]
         keep = pos < MAX_CARDS
-        self.cards[rows[keep], slot if np.isscalar(slot) else slot[keep], pos[keep]] = card[keep]
+        hand_slot = slot[keep] if isinstance(slot, np.ndarray) else slot
+        self.cards[rows[keep], hand_slot, pos[keep]] = card[keep]
         self.hard[rows, slot] += v
         self.ace[rows, slot] |= v == 1
         self.nc[rows, slot] += 1

@@ -16,7 +16,7 @@ ctx 0 = the original two cards, 1 = two cards of a split hand, 2 = three or more
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def _best(hard: int, ace: bool) -> int:
     return hard + 10 if ace and hard + 10 <= 21 else hard
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_distribution(up: int, h17: bool) -> tuple[float, ...]:
     """P(final 17, 18, 19, 20, 21, bust) given the up card, conditioned on no dealer
     blackjack (a blackjack is handled apart)."""

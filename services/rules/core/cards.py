@@ -6,8 +6,8 @@ S (picas), H (corazones), D (diamantes), C (tréboles). Lower case is accepted.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from services.rules.core.errors import RulesError
 

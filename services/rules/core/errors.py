@@ -31,7 +31,7 @@ class RulesError(ValueError):
     def reason(self) -> str:
         return self.errors[0].reason
 
-    def prefixed(self, prefix: str) -> "RulesError":
+    def prefixed(self, prefix: str) -> RulesError:
         """The same errors with their field paths placed under `prefix` (e.g. "bets[3]")."""
         return RulesError(errors=[FieldError(f"{prefix}.{e.field}" if e.field else prefix, e.reason)
                                   for e in self.errors])

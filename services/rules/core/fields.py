@@ -2,7 +2,8 @@
 (a misspelt field silently ignored could settle a bet wrongly)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
 

@@ -9,8 +9,8 @@ there; this module only reports the switch.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Union
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.money import parse_amount
@@ -29,7 +29,8 @@ declare_switch(
 _REFS = {
     "BO": RuleRef("002", "§1.2.1.1"),
     "CL-ARICA": RuleRef("004", "RG §4.2"),
-    "AR-RUL": RuleRef("001", quote="Las apuestas para cada suerte o chance oscilarán entre un mínimo y un máximo"),
+    "AR-RUL": RuleRef("001", quote="Las apuestas para cada suerte o chance oscilarán entre un "
+                                   "mínimo y un máximo"),
     "LIVE-GG": RuleRef("003", "Rul §2.1.5"),
 }
 # LIVE-GG prints the rejection once per game: «Una apuesta puede ser rechazada por el sistema
@@ -81,7 +82,7 @@ def apply_limits(stake: int, limits: TableLimits | None, profile: Profile,
 
 
 # -- shared by the games' requests and results ----------------------------------------------
-Limits = Union[TableLimits, Mapping[str, TableLimits], None]
+Limits = TableLimits | Mapping[str, TableLimits] | None
 DEFAULT_KEY = "default"   # per-kind limits: the limits of every kind not listed
 
 

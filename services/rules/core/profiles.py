@@ -8,9 +8,9 @@ which is how an operator tries the other reading of an ambiguous seed.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import Rounding
@@ -61,7 +61,7 @@ class Profile:
                              f"set it explicitly (one of {', '.join(spec.choices)})")
         return spec.defaults[self.id]
 
-    def with_switches(self, overrides: Mapping[str, object] | None) -> "Profile":
+    def with_switches(self, overrides: Mapping[str, object] | None) -> Profile:
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):
@@ -84,9 +84,11 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     p.id: p for p in (
-        Profile("BO", "Bolivia — Clasificador de Juegos Autorizados (AJ)", ("000", "002"), "BOB", 2),
+        Profile("BO", "Bolivia — Clasificador de Juegos Autorizados (AJ)", ("000", "002"), "BOB",
+                2),
         Profile("AR-RUL", "Argentina — Reglamento de Ruleta (attributed)", ("001",), "ARS", 2),
-        Profile("CL-ARICA", "Chile — Casino de Arica catalogue, Decreto 3159/2017", ("004",), "CLP", 0),
+        Profile("CL-ARICA", "Chile — Casino de Arica catalogue, Decreto 3159/2017", ("004",),
+                "CLP", 0),
         Profile("LIVE-GG", "Live-dealer operator house rules", ("003",), "USD", 2),
     )
 }

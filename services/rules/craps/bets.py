@@ -5,13 +5,14 @@ immutable: travelling to a number, being increased or reduced makes a new Bet.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.money import parse_amount
 from services.rules.craps.dice import POINT_NUMBERS
-from services.rules.core.fields import check_bet_object
 
 SPANISH = {
     "pass_line": "Línea de pase (Win)", "dont_pass": "Línea de no pase (Don't win)",
@@ -96,9 +97,9 @@ def _number(raw: Mapping[str, Any], kind: str) -> int | None:
     return value
 
 
-def parse_bet(raw: object, default_id: str) -> Bet:
+def parse_bet(raw_bet: object, default_id: str) -> Bet:
     """One bet of a request; errors name the field inside the bet (the caller prefixes)."""
-    check_bet_object(raw, BET_FIELDS)
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in SPANISH:  # a {} is unhashable
         raise RulesError("kind", f"unknown craps bet kind {kind!r}; known: {', '.join(KINDS)}")

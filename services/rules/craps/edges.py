@@ -8,8 +8,8 @@ copied from a published table; the tests check the results against known values.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Iterator
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile
@@ -65,7 +65,7 @@ def expected_net(bet: Bet, point: int | None, table: PayTable) -> Fraction:
         if state in index:
             continue
         index[state] = len(edges)
-        out = []
+        out: list[tuple[Fraction, State | None, Fraction]] = []
         for roll in ALL_ROLLS:
             d = decide(state[1], state[0], roll, table)
             if d.decided:
@@ -82,11 +82,11 @@ def expected_net(bet: Bet, point: int | None, table: PayTable) -> Fraction:
     matrix = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
     rhs = [Fraction(0)] * n
     for i, out in enumerate(edges):
-        for p, nxt, reward in out:
-            if nxt is None:
+        for p, target, reward in out:
+            if target is None:
                 rhs[i] += p * reward
             else:
-                matrix[i][index[nxt]] -= p
+                matrix[i][index[target]] -= p
     return _solve(matrix, rhs)[0] - upfront
 
 

@@ -1,7 +1,8 @@
 """The craps Game for the registry: settle / explain / edges on JSON-able requests."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.profiles import Profile
 from services.rules.craps import edges as _edges

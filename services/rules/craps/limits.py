@@ -13,7 +13,7 @@ the same `limits` must come with the next request.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.limits import LimitOutcome, Limits, apply_limits, limits_for, parse_limits

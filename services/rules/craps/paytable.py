@@ -53,6 +53,13 @@ class Pay:
         return f"{self.to}:{self.per}"
 
 
+def _on(kind: str, number: int | None) -> int:
+    """The number of a bet that is on one (bets.py refuses such a bet without its number)."""
+    if number is None:
+        raise RulesError("number", f"required for a {kind} bet")
+    return number
+
+
 class PayTable:
     def __init__(self, profile: Profile) -> None:
         if profile.id not in PAY_SECTION:
@@ -75,16 +82,17 @@ class PayTable:
         if kind == "any_seven":
             return self._quoted(ANY_SEVEN[self.profile.id])
         if kind == "hardway":
-            return self._quoted(HARDWAY[self.profile.id][number])
+            return self._quoted(HARDWAY[self.profile.id][_on(kind, number)])
         if kind in SINGLE_CRAPS:
             return self._single_craps(kind)
         if kind in ("place", "place_to_lose"):
-            return Pay(*(PLACE if kind == "place" else PLACE_TO_LOSE)[number], self._ref())
+            places = PLACE if kind == "place" else PLACE_TO_LOSE
+            return Pay(*places[_on(kind, number)], self._ref())
         if kind in ("odds", "dont_odds"):
             return self._odds(kind, number)
         if kind in ("buy", "lay"):
             self.commission(kind, number)  # not offered -> error before anything is paid
-            return Pay(*(TRUE_ODDS if kind == "buy" else DONT_ODDS)[number], RuleRef(
+            return Pay(*(TRUE_ODDS if kind == "buy" else DONT_ODDS)[_on(kind, number)], RuleRef(
                 self.section.seed, "§3.1.4.1" if self.section.seed == "000" else "IV §1.4.1",
                 note="true odds less the commission of switch craps_buy_lay_commission "
                      "(the seeds give no rate: domain.md §0.4 [gap])"))
@@ -113,8 +121,8 @@ class PayTable:
     def _odds(self, kind: str, number: int | None) -> Pay:
         table = TRUE_ODDS if kind == "odds" else DONT_ODDS
         if self.profile.id == "CL-ARICA":
-            return Pay(*table[number], self._ref())
-        return Pay(*table[number], RuleRef(
+            return Pay(*table[_on(kind, number)], self._ref())
+        return Pay(*table[_on(kind, number)], RuleRef(
             "000", "§3.1.5", quote="los pagos son las proporciones matemáticas exactas",
             note="§3.1.7.2 prints no odds row (domain.md C-27): true odds, as the text says"))
 
@@ -126,5 +134,5 @@ class PayTable:
         if choice == "not_offered":
             raise RulesError("kind", f"{kind} bets are not offered "
                              "(switch craps_buy_lay_commission)")
-        base = Fraction(1) if kind == "buy" else Fraction(*DONT_ODDS[number])
+        base = Fraction(1) if kind == "buy" else Fraction(*DONT_ODDS[_on(kind, number)])
         return ("upfront" if choice == "5pct_upfront" else "on_win"), COMMISSION_RATE * base

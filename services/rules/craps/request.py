@@ -13,15 +13,16 @@ The changes in a roll object happen before its dice, in the order remove, amount
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.limits import Limits
 from services.rules.core.money import parse_amount
 from services.rules.craps.bets import Bet, parse_bet
-from services.rules.craps.limits import check_covered, parse_craps_limits
 from services.rules.craps.dice import POINT_NUMBERS, VOID_REASONS, Roll, parse_dice
+from services.rules.craps.limits import check_covered, parse_craps_limits
 
 VARIANTS = {"craps": "Craps", "mini_craps": "Mini Craps"}
 STEP_FIELDS = ("dice", "void", "remove", "amounts", "place")
@@ -130,6 +131,7 @@ def parse_request(request: Mapping[str, Any]) -> CrapsRequest:
     limits = attempt(parse_craps_limits, request.get("limits"))
     if errors:
         raise RulesError(errors=errors)
+    assert isinstance(variant, str)  # else an error was raised above
     done = tuple(s for s in steps if s is not None)
     check_covered(limits, bets + tuple(b for s in done for b in s.place))
     return CrapsRequest(variant, point, bets, done, limits)

@@ -5,8 +5,9 @@ decisions) and the reports a supervisor reads in `explain`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.limits import check_no_cascade

@@ -70,7 +70,7 @@ class CrapsTable:
 
     # -- placing ---------------------------------------------------------------------------
     def place(self, bet: Bet, roll_index: int | None, *, existing: bool = False
-              ) -> tuple["CrapsTable", list[BetResult]]:
+              ) -> tuple[CrapsTable, list[BetResult]]:
         """Put a bet on the layout; returns any commission collected on placement.
         `existing`: the bet was on the layout before this request (a Pass Line with the point
         on is then the bet from the come-out, not a new one)."""
@@ -138,7 +138,7 @@ class CrapsTable:
 
     # -- withdrawing, reducing, increasing ------------------------------------------------
     def change(self, bet_id: str, amount: int, field_name: str, roll_index: int
-               ) -> tuple["CrapsTable", list[BetResult]]:
+               ) -> tuple[CrapsTable, list[BetResult]]:
         """Set a bet's amount; 0 withdraws it (and the odds backing it). Returns the money
         that came back, or the commission on an increase (domain.md §4.6: which bets may move)."""
         bet = self.bet(bet_id, field_name)
@@ -192,7 +192,7 @@ class CrapsTable:
                              "be withdrawn or reduced (switch craps_dont_removable=no)")
 
     # -- rolling ---------------------------------------------------------------------------
-    def roll(self, roll: Roll, index: int) -> tuple["CrapsTable", RollReport]:
+    def roll(self, roll: Roll, index: int) -> tuple[CrapsTable, RollReport]:
         decisions, results, kept = [], [], []
         for bet in self.bets:
             decision = decide(bet, self.point, roll, self.table)
@@ -207,7 +207,7 @@ class CrapsTable:
         report = RollReport(index, roll, None, self.point, after, tuple(decisions), tuple(results))
         return replace(self, point=after, bets=tuple(kept)), report
 
-    def void_roll(self, reason: str, index: int) -> tuple["CrapsTable", RollReport]:
+    def void_roll(self, reason: str, index: int) -> tuple[CrapsTable, RollReport]:
         """«Tirada nula» or an invalid throw: nothing is decided, the shooter throws again."""
         return self, RollReport(index, None, reason, self.point, self.point)
 

@@ -5,8 +5,14 @@ Importing the package registers the Game "poker" (services/rules/registry.py).
 """
 from services.rules.poker.game import PokerGame
 from services.rules.poker.hands import HandClass, ThreeCardClass
-from services.rules.poker.progressive import (Award, PoolSplit, Winner, progressive_award,
-                                              qualifying, split_pool)
+from services.rules.poker.progressive import (
+                                              Award,
+                                              PoolSplit,
+                                              Winner,
+                                              progressive_award,
+                                              qualifying,
+                                              split_pool,
+)
 from services.rules.registry import register
 
 GAME = register(PokerGame())

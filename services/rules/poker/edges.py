@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, sqrt
+from typing import Any
 
 import numpy as np
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import SWITCHES, Profile
 from services.rules.poker import switches as sw
-from services.rules.poker.hands import pack, HandClass
+from services.rules.poker.hands import HandClass, pack
 from services.rules.poker.variants import GO_MINIMUM, VARIANTS, VariantSpec
 from services.rules.poker.vector import all_hands, evaluate3_many, evaluate_many, hand_classes
 from services.rules.registry import EdgeRow
@@ -36,7 +37,8 @@ SIM_ROUNDS = 4_000_000
 SIM_SEED = 20260101
 BATCH = 500_000
 SIMPLE_STRATEGY = pack(HandClass.HIGH_CARD, [14, 13, 11, 8, 3])  # «voy» with A-K-J-8-3 or better
-BO_BET_MULTIPLE = {"caribbean": 2, "three_card": 1}  # assumed: seed 000 does not size the BET (C-42)
+# assumed: seed 000 does not size the BET (C-42)
+BO_BET_MULTIPLE = {"caribbean": 2, "three_card": 1}
 
 
 def edges(profile: Profile) -> list[EdgeRow]:
@@ -53,8 +55,17 @@ def _label(spec: VariantSpec, profile: Profile, reading: tuple[tuple[str, str], 
     """The variant name, plus the readings of switches the profile leaves open (so rows that
     differ only by an ambiguity stay distinguishable in a table)."""
     open_ = [(k, v) for k, v in reading if k in _silent(profile, (k,))]
-    short = [f"{k.removeprefix('poker_three_card_').removeprefix('poker_go_')}: {v}" for k, v in open_]
+    short = [f"{k.removeprefix('poker_three_card_').removeprefix('poker_go_')}: {v}"
+             for k, v in open_]
     return ", ".join([spec.name] + short)
+
+
+def _opening_value(variant: str) -> int:
+    """The packed value of the dealer's lowest opening hand (Caribbean-style variants)."""
+    qualifier = VARIANTS[variant].qualifier
+    if qualifier is None:
+        raise ValueError(f"{variant}: the dealer does not qualify in this variant")
+    return qualifier.value
 
 
 def _silent(profile: Profile, names: tuple[str, ...]) -> set[str]:
@@ -97,7 +108,8 @@ def _edge_row(spec: VariantSpec, reading: tuple[tuple[str, str], ...], label: st
     # ARICA Plus without buying is ARICA: same table and qualifier, so one (cached) simulation.
     same = "arica" if spec.name == "arica_plus" else spec.name
     mean, half = simulate_caribbean(same, settings[sw.BET_UNQUALIFIED], SIM_ROUNDS, SIM_SEED)
-    bet = "ANTE+BET hand, per ANTE unit (BET = 2 × ANTE" + (", assumed, C-42)" if spec.profile == "BO" else ")")
+    bet = "ANTE+BET hand, per ANTE unit (BET = 2 × ANTE" + (
+        ", assumed, C-42)" if spec.profile == "BO" else ")")
     plus = "; never buys a card" if spec.name == "arica_plus" else ""
     return EdgeRow("poker", label, bet, -mean,
                    _sim_method(SIM_ROUNDS, half) + ", simple strategy A-K-J-8-3" + plus,
@@ -123,12 +135,12 @@ def _sim_method(rounds: int, half: float) -> str:
 # ---------------------------------------------------------------- Poker Tres Cartas (exact)
 
 @lru_cache(maxsize=1)
-def three_card_outcomes() -> dict[str, np.ndarray]:
+def three_card_outcomes() -> dict[str, Any]:
     """Per player hand: class, and how many of the 18,424 croupier hands don't open, lose to,
     tie or beat it (exact counts by inclusion–exclusion over shared cards)."""
     hands = all_hands(3).astype(np.int64)
     values = evaluate3_many(hands).astype(np.int64)
-    opens = VARIANTS["three_card"].qualifier.value
+    opens = _opening_value("three_card")
     below = _DisjointCounter(hands, values)
     unq = below.count(np.full_like(values, opens))
     lt, le = below.count(values), below.count(values + 1)
@@ -224,13 +236,13 @@ def _simulate(payoff, rounds: int, seed: int) -> tuple[float, float]:
     return mean, 1.96 * sd / sqrt(done)
 
 
-@lru_cache(maxsize=None)
+@cache
 def simulate_caribbean(variant: str, bet_unqualified: str, rounds: int,
                        seed: int) -> tuple[float, float]:
     """Mean player result per ANTE unit (BET = 2 × ANTE) and its 95 % half-width."""
     spec = VARIANTS[variant]
     ratio = np.array([spec.table.get(c, 0) for c in range(10)], dtype=np.int64)
-    opens = spec.qualifier.value
+    opens = _opening_value(variant)
     unq_result = 1 + (0 if bet_unqualified == "returned" else -2)
 
     def payoff(player: np.ndarray, dealer: np.ndarray) -> np.ndarray:
@@ -241,11 +253,12 @@ def simulate_caribbean(variant: str, bet_unqualified: str, rounds: int,
     return _simulate(payoff, rounds, seed)
 
 
-@lru_cache(maxsize=None)
+@cache
 def simulate_go_vs_dealer(rounds: int, seed: int) -> tuple[float, float]:
     ratio = np.array([VARIANTS["go"].table.get(c, 0) for c in range(10)], dtype=np.int64)
 
     def payoff(player: np.ndarray, dealer: np.ndarray) -> np.ndarray:
-        won = np.where(player > dealer, ratio[hand_classes(player)], np.where(player == dealer, 0, -1))
+        won = np.where(player > dealer, ratio[hand_classes(player)],
+                       np.where(player == dealer, 0, -1))
         return np.where(player >= GO_MINIMUM.value, won, -1)
     return _simulate(payoff, rounds, seed)

@@ -6,11 +6,11 @@ from and to core.cards.Card. The numpy twins for bulk work are in vector.py.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from services.rules.core.cards import SUITS, Card
 from services.rules.poker.hands import THREE_SHIFT, HandClass, ThreeCardClass, pack
-from services.rules.poker.tables import (CARD_BIT, CARD_KEY, flush_table, nonflush_table)
+from services.rules.poker.tables import CARD_BIT, CARD_KEY, flush_table, nonflush_table
 
 _FLUSH = flush_table()
 _NONFLUSH5 = nonflush_table(5)

@@ -1,7 +1,8 @@
 """The "poker" Game of the registry: banked poker of BO (seed 000) and CL-ARICA (seed 004)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.profiles import Profile
 from services.rules.poker.explain import cards_text, explain_round
@@ -43,7 +44,8 @@ class PokerGame:
 
 def _dealer(result: RoundResult) -> dict[str, Any]:
     v = result.round.variant
-    out: dict[str, Any] = {"cards": cards_text(result.round.dealer).split() if result.round.dealer else []}
+    out: dict[str, Any] = {
+        "cards": cards_text(result.round.dealer).split() if result.round.dealer else []}
     if result.dealer_value is not None:
         out["hand_class"] = v.class_name(result.dealer_value)
     if result.dealer_qualifies is not None:

@@ -13,7 +13,7 @@ beats a flush; its value is class << 12 | r1 << 8 | r2 << 4 | r3.
 from __future__ import annotations
 
 import enum
-from typing import Sequence
+from collections.abc import Sequence
 
 CLASS_SHIFT = 20
 THREE_SHIFT = 12

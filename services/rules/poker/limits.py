@@ -23,12 +23,18 @@ How a limit meets the ANTE/BET pair (the seeds are silent; an implementation dec
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
-from services.rules.core.limits import (LimitOutcome, TableLimits, apply_limits,
-                                        check_no_cascade, parse_table_limits)
+from services.rules.core.limits import (
+    LimitOutcome,
+    TableLimits,
+    apply_limits,
+    check_no_cascade,
+    parse_table_limits,
+)
 from services.rules.core.profiles import Profile
 from services.rules.poker import switches as sw
 

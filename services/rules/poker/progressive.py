@@ -9,9 +9,9 @@ The player's stake is never part of the prize («excluyendo el valor de su apues
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import apply_fraction
@@ -168,7 +168,8 @@ def _shares(profile: Profile, winners: list[Winner], pot: int, rule: RuleRef, wh
         extra = (1 if i < rest else 0) if one_each else (rest if i == 0 else 0)
         amount, note = base + extra, ""
         if cap_multiple is not None and amount > cap_multiple * w.bet_units * unit_value:
-            amount, note = cap_multiple * w.bet_units * unit_value, f"; capped at {cap_multiple} × the bet"
+            amount = cap_multiple * w.bet_units * unit_value
+            note = f"; capped at {cap_multiple} × the bet"
         share = f"1/{len(ordered)} of {pot}" + (f" + {extra} indivisible (A-24)" if extra else "")
         out.append(Award(w, amount, "pool_share", _noted(rule, extra, note),
                          f"{w.hand_class.spanish}: {why}: {share}{note}"))
@@ -176,15 +177,17 @@ def _shares(profile: Profile, winners: list[Winner], pot: int, rule: RuleRef, wh
 
 
 def _noted(rule: RuleRef, extra: int, cap_note: str) -> RuleRef:
-    notes = [n for n in ("A-24: indivisible remainder to the winner nearest seat 1" if extra else "",
-                         "A-25: straight flush capped at 5.000 × the bet" if cap_note else "") if n]
+    notes = [n for n in (
+        "A-24: indivisible remainder to the winner nearest seat 1" if extra else "",
+        "A-25: straight flush capped at 5.000 × the bet" if cap_note else "") if n]
     return RuleRef(rule.seed, rule.section, note="; ".join(notes) or None)
 
 
 def _fixed_award(profile: Profile, table: ProgressiveTable, w: Winner, unit_value: int) -> Award:
     if w.hand_class in table.multiples:
         times = table.multiples[w.hand_class]
-        amount, how = times * w.bet_units * unit_value, f"{times} × the bet of {w.bet_units * unit_value}"
+        amount = times * w.bet_units * unit_value
+        how = f"{times} × the bet of {w.bet_units * unit_value}"
     else:
         each = table.per_unit[w.hand_class]
         amount, how = each * w.bet_units, f"{each} per credit («seguro») × {w.bet_units}"
@@ -194,7 +197,8 @@ def _fixed_award(profile: Profile, table: ProgressiveTable, w: Winner, unit_valu
 
 
 def _no_prize(w: Winner, table: ProgressiveTable) -> Award:
-    return Award(w, 0, "none", table.rule, f"{w.hand_class.spanish} does not win a progressive prize")
+    return Award(w, 0, "none", table.rule,
+                 f"{w.hand_class.spanish} does not win a progressive prize")
 
 
 def _is_fixed(profile: Profile, table: ProgressiveTable, w: Winner) -> bool:

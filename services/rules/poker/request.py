@@ -7,8 +7,9 @@ including discarded and bought-out cards. See README.md for the JSON shape and e
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.cards import parse_card
 from services.rules.core.errors import RulesError

@@ -10,8 +10,8 @@ over the maximum comes back on top whatever the outcome (seed 002 §1.2.1.1, see
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from services.rules.core.limits import LimitOutcome, annotation, apply_limits
 from services.rules.core.money import pay_ratio
@@ -27,13 +27,15 @@ from services.rules.poker.variants import GO_MINIMUM, VariantSpec
 FOLD_RULES = {
     "BO": RuleRef("000", "§2.3.7.1.1", quote="a todos los jugadores que no se rindieron"),
     "CL-ARICA": RuleRef("004", "III §3.5.1",
-                        quote="Los que opten por retirarse de la partida perderán la primera apuesta"),
+                        quote="Los que opten por retirarse de la partida perderán la primera "
+                              "apuesta"),
 }
 VOID_RULES = {
     "BO": RuleRef("000", "§2.3.7.1", quote="se anula la mano de ese jugador"),
     "CL-ARICA": RuleRef("004", "III §3.6.4", quote="se anula la mano de ese jugador"),
 }
-BUY_RULE = RuleRef("004", "III §3.5.1", quote="poner fichas de juego equivalentes a la 1ª apuesta (ANTE)")
+BUY_RULE = RuleRef("004", "III §3.5.1",
+                   quote="poner fichas de juego equivalentes a la 1ª apuesta (ANTE)")
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,8 @@ def _settle_go(seat: SeatHand, playing: Stakes, variant: VariantSpec, profile: P
     value = hand_value(variant, seat.cards)
     stakes = tuple(playing.items())   # ante, go_1, go_2
     if seat.folded:
-        note = "Go Poker fold: the seed only says unfolded hands are compared; stakes placed are lost"
+        note = ("Go Poker fold: the seed only says unfolded hands are compared; stakes placed "
+                "are lost")
         return SeatOutcome(seat, value, "fold", tuple(
             _bet(seat, k, a, 0, Outcome.LOSE, _with_note(variant.rule, note),
                  "did not go («ir») both times: not compared") for k, a in stakes))

@@ -61,6 +61,7 @@ def progressive_report(result: RoundResult, profile: Profile) -> dict[str, Any]:
         elif forfeit:
             row.update(status="forfeited", detail=forfeit, rule=str(RULES[profile.id]))
         else:
+            assert out.value is not None  # neither void nor folded: the hand was evaluated
             cls = HandClass(out.value >> 20)
             row.update(hand_class=cls.name.lower(), hand=cls.spanish,
                        status="winner" if qualifying(profile, cls) else "no_prize")

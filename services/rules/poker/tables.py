@@ -12,7 +12,7 @@ suit_index as in core.cards.SUITS ("SHDC"). Two facts make the tables small:
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 from services.rules.poker.hands import HandClass, pack
 
@@ -81,13 +81,13 @@ def rank_multisets(n: int):
             yield ranks
 
 
-@lru_cache(maxsize=None)
+@cache
 def flush_table() -> tuple[int, ...]:
     """mask -> best flush value, for every 13-bit mask with at least 5 ranks (else 0)."""
     return tuple(best_flush(m) if m.bit_count() >= 5 else 0 for m in range(1 << 13))
 
 
-@lru_cache(maxsize=None)
+@cache
 def nonflush_table(n: int) -> dict[int, int]:
     """sum of RANK_KEYS of n cards -> best non-flush value (n in 5..7)."""
     table: dict[int, int] = {}

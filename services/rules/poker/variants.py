@@ -6,9 +6,9 @@ side bet, which any seat may add). Pay ratios are "to 1" (winnings, the stake co
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.refs import RuleRef
@@ -35,7 +35,8 @@ class VariantSpec:
     table: Mapping[int, int]         # hand class -> pays "to 1" on the BET (Go: on every stake)
     qualifier: Threshold | None      # dealer must hold at least this to open
     max_discards: int = 0            # Draw: change cards; ARICA Plus: buy one card
-    progressive: bool = False        # may carry the progressive side bet (seed 000 §2.5.3, 004 III §6.3)
+    # may carry the progressive side bet (seed 000 §2.5.3, 004 III §6.3)
+    progressive: bool = False
 
     @property
     def three_card(self) -> bool:
@@ -85,7 +86,8 @@ VARIANTS: dict[str, VariantSpec] = {v.name: v for v in (
         "three_card", "Poker Tres Cartas (three-card poker)", "BO", 3,
         RuleRef("000", "§2.3.7.1.5"),
         _table({T.PAIR: 1, T.FLUSH: 4, T.STRAIGHT: 6, T.THREE_OF_A_KIND: 25, T.STRAIGHT_FLUSH: 40}),
-        Threshold(pack(T.HIGH_CARD, [12, 3, 2], THREE_SHIFT), "Reina o mayor (queen-high or better)")),
+        Threshold(pack(T.HIGH_CARD, [12, 3, 2], THREE_SHIFT),
+                  "Reina o mayor (queen-high or better)")),
     VariantSpec(
         "arica", "Póker ARICA (and Póker Progresivo with the side bet)", "CL-ARICA", 5,
         RuleRef("004", "III §3.5.1"),

@@ -8,7 +8,7 @@ classes (k = 5: 2,598,960 hands; k = 7: 133,784,560 hands, chunked to bound memo
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 
 import numpy as np
@@ -20,12 +20,12 @@ _BIT = np.array(CARD_BIT, dtype=np.int32)
 _KEY = np.array(CARD_KEY, dtype=np.int32)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _flush_values() -> np.ndarray:
     return np.array(flush_table(), dtype=np.int32)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _nonflush_values(n: int) -> np.ndarray:
     """A dense array indexed by the rank-key sum (≈ 6.6–7.8 M int32 entries)."""
     table = nonflush_table(n)
@@ -109,7 +109,7 @@ def colex_hands(k: int, deck: int = 52) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _low_blocks() -> "_LowBlocks":
+def _low_blocks() -> _LowBlocks:
     return _LowBlocks()
 
 

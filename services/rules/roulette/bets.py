@@ -7,13 +7,23 @@ prefixes the bet's position ("bets[2].numbers").
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.money import parse_amount
-from services.rules.roulette.layout import (BLACK, COLUMNS, DOZENS, EVEN, HIGH, LOW, ODD, RED,
-                                            Group, Wheel)
+from services.rules.roulette.layout import (
+    BLACK,
+    COLUMNS,
+    DOZENS,
+    EVEN,
+    HIGH,
+    LOW,
+    ODD,
+    RED,
+    Group,
+    Wheel,
+)
 
 # kind -> (count of numbers, Spanish name in the seeds)
 INSIDE_KINDS: Mapping[str, tuple[int, str]] = {
@@ -119,7 +129,7 @@ def _indexed(bet: RouletteBet) -> Group:
     table = INDEXED[bet.kind]
     if bet.numbers:
         raise RulesError("numbers", f"a {bet.kind} takes an index, not numbers")
-    if isinstance(bet.index, bool) or bet.index not in table:
+    if isinstance(bet.index, bool) or bet.index is None or bet.index not in table:
         raise RulesError("index", f"a {bet.kind} needs index one of "
                          f"{', '.join(map(str, table))}; got {bet.index!r}")
     return table[bet.index]

@@ -12,8 +12,9 @@ from services.rules.core.refs import RuleRef
 from services.rules.roulette.bets import RouletteBet
 from services.rules.roulette.layout import Wheel
 
-# (kind, numbers, units)
-Component = tuple[str, tuple[int, ...], int]
+# (kind, numbers, units): numbers as ints in the compositions, as the pocket strings of the
+# wheel for neighbours; expand() makes them strings.
+Component = tuple[str, tuple[int | str, ...], int]
 COMPOSITIONS: dict[str, tuple[Component, ...]] = {
     # voisins du zéro, 9 units: 0-2-3 street ×2, five splits, 25-26-28-29 corner ×2
     "voisins": (("street", (0, 2, 3), 2), ("split", (4, 7), 1), ("split", (12, 15), 1),

@@ -6,15 +6,21 @@ A stake sent to prison is valued by enumerating the second spin too.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
-from typing import Iterator
 
 from services.rules.core.profiles import Profile
 from services.rules.core.results import Outcome
 from services.rules.registry import EdgeRow
-from services.rules.roulette.bets import (CALLED_KINDS, EVEN_CHANCES, INDEXED, RouletteBet,
-                                          coverage, sort_pockets)
+from services.rules.roulette.bets import (
+    CALLED_KINDS,
+    EVEN_CHANCES,
+    INDEXED,
+    RouletteBet,
+    coverage,
+    sort_pockets,
+)
 from services.rules.roulette.called import called_rule, expand
 from services.rules.roulette.decide import decide
 from services.rules.roulette.layout import WHEELS, Wheel

@@ -2,13 +2,20 @@
 rule decided it and how the money follows."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult
-from services.rules.roulette.bets import (CALLED_KINDS, EVEN_CHANCES, INDEXED, RouletteBet,
-                                          coverage, sort_pockets)
+from services.rules.roulette.bets import (
+    CALLED_KINDS,
+    EVEN_CHANCES,
+    INDEXED,
+    RouletteBet,
+    coverage,
+    sort_pockets,
+)
 from services.rules.roulette.layout import COLUMNS, DOZENS, RED, Wheel
 from services.rules.roulette.limits import Limits
 from services.rules.roulette.request import RouletteRequest

@@ -1,7 +1,8 @@
 """The roulette Game for the registry: settle / explain / edges on JSON-able requests."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile

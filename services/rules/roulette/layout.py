@@ -6,8 +6,8 @@ numbers with (n-1) % 3 == c (domain.md §5.1). Zero (and 00) sit above the first
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 Pocket = str
 Group = frozenset[Pocket]

@@ -5,16 +5,16 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping, Union
 
 from services.rules.core.errors import RulesError
+from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.core.profiles import Profile
 from services.rules.core.refs import RuleRef
-from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.roulette.paytable import pay_for
 
-Limits = Union[TableLimits, Mapping[str, TableLimits], None]
+Limits = TableLimits | Mapping[str, TableLimits] | None
 
 # Seed 001: «jugando el excedente de Pleno a Semi Pleno, el de Semi Pleno a Calle, el de Calle
 # a Cuadro y el de Cuadro a Línea. Si restare aun un excedente ... será devuelto al jugador».

@@ -7,9 +7,9 @@ AR-RUL (seed 001) and CL-ARICA (seed 004 II §1.7) print theirs.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Mapping
 
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import Profile

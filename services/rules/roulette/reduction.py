@@ -10,8 +10,9 @@ plaque).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import gcd
-from typing import Any, Sequence
+from typing import Any
 
 from services.rules.core.refs import RuleRef
 from services.rules.core.results import BetResult, Outcome

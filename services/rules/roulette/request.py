@@ -12,17 +12,18 @@ A stake already «en prisión» from the previous spin comes back as a bet with
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.limits import DEFAULT_KEY, TableLimits
 from services.rules.core.money import parse_amount
 from services.rules.core.profiles import Profile
 from services.rules.roulette.bets import KINDS, RouletteBet
 from services.rules.roulette.limits import Limits
 from services.rules.roulette.paytable import PROFILE_WHEELS
-from services.rules.core.fields import check_bet_object
 
 BET_FIELDS = ("kind", "amount", "numbers", "index", "zero_option", "imprisoned",
               "noticed_before_result", "player")
@@ -58,8 +59,8 @@ def _index(raw: Mapping[str, Any]) -> int | None:
     return value
 
 
-def parse_bet(raw: object) -> tuple[RouletteBet, str]:
-    check_bet_object(raw, BET_FIELDS)
+def parse_bet(raw_bet: object) -> tuple[RouletteBet, str]:
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     if not isinstance(raw.get("kind"), str):
         raise RulesError("kind", "required: the bet kind, e.g. \"split\"")
     numbers = raw.get("numbers", [])

@@ -6,8 +6,8 @@ rounding switch; over-maximum stakes are handled per the profile's `over_max` sw
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from services.rules.core.errors import FieldError, RulesError
 from services.rules.core.limits import LimitOutcome, apply_limits

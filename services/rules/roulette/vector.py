@@ -9,8 +9,9 @@ Tests check that both paths give identical results.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -77,7 +78,8 @@ def _row(profile: Profile, wheel: Wheel, bet: RouletteBet, limits: Limits,
 def encode(profile: Profile, wheel: str, bets: Sequence[RouletteBet],
            limits: Limits = None) -> BetBatch:
     w = wheel_for(profile, wheel)
-    index, cache = pocket_index(w), {}
+    index = pocket_index(w)
+    cache: dict[tuple[str, tuple[str, ...], int | None], tuple[int, Fraction]] = {}
     rows = [_row(profile, w, b, limits, index, cache) for b in bets]
     cols = list(zip(*rows)) if rows else [()] * 10
     types = (np.uint64, np.int64, np.int64, np.int64, np.int64, np.int8, bool, bool, np.int64,

@@ -7,8 +7,8 @@ figuras como diez (10)». So every row ends between 31 and 40 (domain.md A-18: 4
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from services.rules.core.cards import Card
 from services.rules.core.errors import RulesError

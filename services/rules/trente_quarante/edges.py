@@ -17,7 +17,7 @@ import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 from services.rules.core.profiles import Profile
@@ -36,7 +36,7 @@ OPTIONS = {"surrender": "31 tie: surrender half",
            "prison_insured": "31 tie: prison, insured 1 %"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _finish(total: int) -> tuple[tuple[int, Fraction], ...]:
     """Law of the final row total from a running `total` < 31."""
     law: dict[int, Fraction] = {}

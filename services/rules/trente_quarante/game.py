@@ -1,7 +1,8 @@
 """The Treinta y Cuarenta Game for the registry: settle / explain / edges."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from services.rules.core.limits import describe_limits
 from services.rules.core.profiles import Profile
@@ -12,7 +13,6 @@ from services.rules.trente_quarante.coup import Coup
 from services.rules.trente_quarante.request import TQRequest, parse_request
 from services.rules.trente_quarante.rules import KINDS, winning_options
 from services.rules.trente_quarante.settle import settle_bets
-
 
 KINDS_ROWS = ("negro", "rojo")
 

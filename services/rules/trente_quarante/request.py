@@ -10,16 +10,17 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from services.rules.core.cards import Card, check_shoe_counts, parse_cards
 from services.rules.core.errors import FieldError, RulesError
+from services.rules.core.fields import check_bet_object
 from services.rules.core.limits import TableLimits, parse_table_limits
 from services.rules.core.money import parse_amount
 from services.rules.trente_quarante.coup import Coup, deal
 from services.rules.trente_quarante.rules import KINDS
-from services.rules.core.fields import check_bet_object
 
 DECKS = (6, 7, 8)  # «Se usan de 6 a 8 barajas de 52 cartas» (seed 000 §2.4.3.1)
 BET_FIELDS = ("id", "kind", "amount", "imprisoned", "insured", "surrender")
@@ -54,8 +55,8 @@ def _flag(raw: Mapping[str, Any], name: str) -> bool:
     return value
 
 
-def parse_bet(raw: object, default_id: str) -> TQBet:
-    check_bet_object(raw, BET_FIELDS)
+def parse_bet(raw_bet: object, default_id: str) -> TQBet:
+    raw = check_bet_object(raw_bet, BET_FIELDS)
     if not isinstance(raw.get("kind"), str) or raw.get("kind") not in KINDS:  # {} unhashable
         raise RulesError("kind", f"one of {', '.join(KINDS)}; got {raw.get('kind')!r}")
     bet_id = raw.get("id", default_id)

@@ -48,12 +48,12 @@ class Blob:
         assert self.sharp is not None and self.round is not None and self.convex is not None
         if self.solid < MIN_SOLID or self.sharp < MIN_SHARP:
             return "other"  # a ring of spots (chip the colour of the felt); soft glare
-        if 0.8 < short and long_ < 1.25 and ratio < 1.15 and 0.7 < area < 1.35 \
+        if short > 0.8 and long_ < 1.25 and ratio < 1.15 and 0.7 < area < 1.35 \
                 and self.fill > 0.8:
             return "die"
         if 0.8 < short < 1.3 and 1.15 <= ratio < 1.8 and area < 2.0 and self.fill > 0.8:
             return "cocked"
-        if 0.9 < short and long_ < 2.6 and 1.2 < area < 2.6 and self.fill > 0.55 \
+        if short > 0.9 and long_ < 2.6 and 1.2 < area < 2.6 and self.fill > 0.55 \
                 and self.round < MAX_CLUSTER_ROUND and self.convex > MIN_CLUSTER_CONVEX:
             return "cluster"
         return "other"
@@ -62,7 +62,7 @@ class Blob:
 def dice_sized(short: float, long_: float, area: float, fill: float) -> bool:
     """Could a blob of these sides and area (dice, dice^2) and fill be a die, a leaning die or
     dice on dice (`Blob.kind`'s size limits, all three together)?"""
-    return 0.8 < short and long_ < 2.6 and area < 2.6 and fill > 0.55
+    return short > 0.8 and long_ < 2.6 and area < 2.6 and fill > 0.55
 
 
 @dataclass(frozen=True)

@@ -38,19 +38,19 @@ class DiceCalibration:
             raise CalibrationError("landing_area_px", "needs 4 [x, y] corners (TL, TR, BR, BL)")
         if min(self.landing_area_mm) <= 0 or self.die_mm <= 0:
             raise CalibrationError("landing_area_mm", "sizes must be positive")
-        quad = np.float32(self.landing_area_px)
+        quad = np.array(self.landing_area_px, np.float32)
         if cv2.contourArea(quad) < 100 or not cv2.isContourConvex(quad):
             raise CalibrationError("landing_area_px", "corners must form a convex quadrilateral")
 
     def to_mm(self) -> np.ndarray:
         """3x3 homography: image pixels -> table millimetres (landing area TL at 0,0)."""
         w, h = self.landing_area_mm
-        dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        return cv2.getPerspectiveTransform(np.float32(self.landing_area_px), dst)
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        return cv2.getPerspectiveTransform(np.array(self.landing_area_px, np.float32), dst)
 
     def px_per_mm(self) -> float:
         """Mean image scale over the landing area (pixels per millimetre)."""
-        area_px = cv2.contourArea(np.float32(self.landing_area_px))
+        area_px = cv2.contourArea(np.array(self.landing_area_px, np.float32))
         return float(np.sqrt(area_px / (self.landing_area_mm[0] * self.landing_area_mm[1])))
 
     def to_json(self) -> dict[str, Any]:
@@ -59,7 +59,7 @@ class DiceCalibration:
                 "landing_area_mm": list(self.landing_area_mm), "die_mm": self.die_mm}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "DiceCalibration":
+    def from_json(cls, data: dict[str, Any]) -> DiceCalibration:
         if data.get("kind", "dice") != "dice":
             raise CalibrationError("kind", f"expected 'dice', got {data.get('kind')!r}")
         try:
@@ -84,7 +84,7 @@ def save(cal: DiceCalibration, path: str | Path) -> None:
     Path(path).write_text(json.dumps(cal.to_json(), indent=2) + "\n")
 
 
-# The synthetic generator's camera (services/vision/synth/dice_scene.py) before any geometric
+# The synthetic generator's camera (services/scenes/dice/scene.py) before any geometric
 # nuisance: 2.2 px/mm, a 200 x 140 mm landing area. Used when no calibration is given.
 SYNTH_PX_PER_MM = 2.2
 SYNTH_LANDING_MM = (200.0, 140.0)
@@ -135,4 +135,5 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     """Order 4 points as TL, TR, BR, BL (by the sums and differences of coordinates)."""
     pts = np.asarray(pts, np.float32).reshape(4, 2)
     s, d = pts.sum(1), np.diff(pts, axis=1).ravel()
-    return np.float32([pts[s.argmin()], pts[d.argmin()], pts[s.argmax()], pts[d.argmax()]])
+    return np.array([pts[s.argmin()], pts[d.argmin()], pts[s.argmax()], pts[d.argmax()]],
+                    np.float32)

@@ -15,10 +15,10 @@ BRIGHT_WEIGHT = 0.5    # share of a brightening counted (glare is white added to
 SHADOW_FLOOR = 0.5     # darkest shadow explained: half the local felt's brightness
 
 # BGR -> two chroma axes orthogonal to grey, and the mean brightness.
-_OPPONENT = np.float32([[1 / np.sqrt(2), -1 / np.sqrt(2), 0],
-                        [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)],
-                        [1 / 3, 1 / 3, 1 / 3]])
-_OFFSET = np.float32([128, 128, 0])  # chroma stored as uint8 for the median
+_OPPONENT = np.array([[1 / np.sqrt(2), -1 / np.sqrt(2), 0],
+                      [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6)],
+                      [1 / 3, 1 / 3, 1 / 3]], np.float32)
+_OFFSET = np.array([128, 128, 0], np.float32)  # chroma stored as uint8 for the median
 # The same as one 3x4 cv2.transform straight to uint8; -0.5: it rounds, the felt truncated.
 _ENCODE = np.hstack([_OPPONENT, _OFFSET[:, None] - 0.5]).astype(np.float32)
 
@@ -40,10 +40,11 @@ def felt_difference(small: np.ndarray, die_px: float) -> np.ndarray:
     f0, f1, f2 = (p.astype(np.float32) for p in cv2.split(felt))
     f0 -= _OFFSET[0]
     f1 -= _OFFSET[1]
-    light = cv2.max(o2 - f2, 0.0)
-    shade = np.clip(o2 / cv2.max(f2, 1.0), SHADOW_FLOOR, 1.0)
+    # cv2.max takes a scalar as its second argument; OpenCV's type stubs list arrays only.
+    light = cv2.max(o2 - f2, 0.0)  # type: ignore[call-overload]
+    shade = np.clip(o2 / cv2.max(f2, 1.0), SHADOW_FLOOR, 1.0)  # type: ignore[call-overload]
     chroma = cv2.magnitude(o0 - shade * f0, o1 - shade * f1)
-    felt_chroma = cv2.max(cv2.magnitude(f0, f1), 12.0)
+    felt_chroma = cv2.max(cv2.magnitude(f0, f1), 12.0)  # type: ignore[call-overload]
     return (chroma + BRIGHT_WEIGHT * light) * (SCALE / felt_chroma)
 
 

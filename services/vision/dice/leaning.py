@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.vision.dice.patches import square_patch
 from services.vision.dice.blobs import Blob
+from services.vision.dice.patches import square_patch
 from services.vision.stats import column_medians, median, quantile
 
 # Patch: two dice across at 40 px per die.

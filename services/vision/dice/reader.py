@@ -19,15 +19,16 @@ tilted or zoomed camera reads the same:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
 
+from services.vision.dice.blobs import Blob
 from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
-from services.vision.dice.blobs import Blob
 from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
 
@@ -65,7 +66,8 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     # around it can take those shapes (a die off the area is reported as such anyway).
     near = [(b, k) for b, k in kinds if k == "die" or
             (k != "other" and _inside(b, calibration))]
-    detail = {"blobs": [(k, [round(v, 1) for v in b.centre_mm]) for b, k in near]}
+    detail: dict[str, Any] = {"blobs": [(k, [round(v, 1) for v in b.centre_mm])
+                                        for b, k in near]}
     dice = [b for b, k in near if k == "die"]
     if any(k == "cluster" and not _stray_cluster(b, dice, die_mm) for b, k in near):
         return no_decision("dice", "overlap", **detail)
@@ -224,7 +226,7 @@ def _dark_depth(patch: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray
 
 
 _ON = {p: np.array([c in p for c in CELLS]) for p in PATTERNS}
-_GREY = np.float32([0.114, 0.587, 0.299])  # BGR weights of cv2.COLOR_BGR2GRAY
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR weights of cv2.COLOR_BGR2GRAY
 SHIFT = 2  # grid search range in patch pixels (about 0.8 mm); more reaches the die's edge
 EDGE_SPAN = 1.5  # second look: the die's edges are sought over 1.5 dice around the blob
 MIN_TURN = 2.0   # degrees; a smaller turn re-reads the same patch

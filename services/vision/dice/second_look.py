@@ -11,6 +11,7 @@ last.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import lru_cache
 
 import cv2
@@ -55,7 +56,8 @@ def second_look(frame: Frame, contour: np.ndarray) -> list[Blob]:
         # spots. Its pieces can be die-sized (a suit mark with the card's rim around it). The
         # printed landing-area outline is a larger frame, and dice may touch it.
         return []
-    cuts = (lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
+    cuts: tuple[Callable[[], np.ndarray], ...] = (
+            lambda: cv2.morphologyEx(parent, cv2.MORPH_OPEN, _disc(CUT_DISC * frame.die_px)),
             lambda: _higher_level(frame, parent, (x0, y0)),
             lambda: _above_wide(frame, parent, (x0, y0)))
     if cv2.countNonZero(parent) < HALO_AREA * frame.die_area:
@@ -63,7 +65,7 @@ def second_look(frame: Frame, contour: np.ndarray) -> list[Blob]:
         # remove (tuning seed 7101, frame 1512: halo 116, die 150-220).
         cuts += (lambda: _higher_level(frame, parent, (x0, y0), HALO_SHARE),)
     leaning: list[tuple[Blob, np.ndarray]] = []  # leaning-die shapes seen so far
-    tried = []
+    tried: list[list[tuple[Blob, np.ndarray]]] = []
     for cut in cuts:  # each computed only when the ones before cut nothing free
         parts, cocked = _die_parts(frame, cut(), (x0, y0))
         leaning += cocked
@@ -135,14 +137,15 @@ def _above_wide(frame: Frame, parent: np.ndarray, origin: tuple[int, int]) -> np
 
 
 def _die_parts(frame: Frame, cut: np.ndarray, origin: tuple[int, int]
-               ) -> tuple[list[tuple[Blob, np.ndarray]], list[tuple[float, float]]]:
-    """Die-shaped components of a cut, each with its own contour; and the centres (mm) of
-    components shaped like a leaning die."""
-    parts, leaning = [], []
+               ) -> tuple[list[tuple[Blob, np.ndarray]], list[tuple[Blob, np.ndarray]]]:
+    """Die-shaped components of a cut, and components shaped like a leaning die: each as
+    (blob, its own contour)."""
+    parts: list[tuple[Blob, np.ndarray]] = []
+    leaning: list[tuple[Blob, np.ndarray]] = []
     for c in components(cut):
         blob = measure(frame, c, origin, cut)
         kind = blob.kind(frame.calibration.die_mm) if blob is not None else "other"
-        if kind in ("die", "cocked"):
+        if blob is not None and kind in ("die", "cocked"):
             (parts if kind == "die" else leaning).append((blob, c))
     return parts, leaning
 

@@ -40,7 +40,7 @@ def find_blobs(image: np.ndarray, calibration: DiceCalibration,
     small = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
                        interpolation=cv2.INTER_AREA)
     diff = felt_difference(small, die_px)
-    mask = (diff > DIFF_THRESHOLD).astype(np.uint8) * 255
+    mask: np.ndarray = (diff > DIFF_THRESHOLD).astype(np.uint8) * 255
     # A 3x3 opening removes thin printed lines (the landing-area outline) and speckle.
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     grad = cv2.magnitude(cv2.Sobel(diff, cv2.CV_32F, 1, 0, ksize=3),

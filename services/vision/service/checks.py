@@ -17,13 +17,27 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import singledispatchmethod
+from typing import Any
 
 from contracts.envelope import Event, Message
 from contracts.table import CommandRejectedData
 from contracts.vision import (
-    CheckOutcomeData, DealerResultData, DealerResultNoted, Kind, Reading, ResolutionRefused,
-    ResolveVerification, ResultConfirmed, ResultRead, ResultReadData, VerificationRequested,
-    HOLD_LIMIT, VerificationRequestedData, VerificationResolved, VerificationResolvedData,
+    HOLD_LIMIT,
+    CheckOutcomeData,
+    DealerResultData,
+    DealerResultNoted,
+    Kind,
+    Reading,
+    ResolutionRefused,
+    ResolveVerification,
+    ResultConfirmed,
+    ResultRead,
+    ResultReadData,
+    VerificationReason,
+    VerificationRequested,
+    VerificationRequestedData,
+    VerificationResolved,
+    VerificationResolvedData,
     hold_deadline,
 )
 from contracts.permissions import authorize
@@ -97,11 +111,11 @@ class RoundCheck(Aggregate):
             return
         r, d = self.reading, self.dealer
         read = result_text(r.reading)
-        common = dict(table_id=d.table_id, round_id=d.round_id, kind=d.kind,
+        common: dict[str, Any] = dict(table_id=d.table_id, round_id=d.round_id, kind=d.kind,
                       dealer_result=d.result, read_result=read,
                       confidence=r.reading.confidence, evidence_sha256=r.evidence_sha256,
                       evidence_uri=r.evidence_uri)
-        problem = self._problem(read)
+        problem = self._problem(read, r.reading, d)
         if problem is None:
             self.trigger(ResultConfirmed, CheckOutcomeData(**common), cause)
         else:
@@ -109,8 +123,8 @@ class RoundCheck(Aggregate):
                 **common, reason=problem[0], detail=problem[1],
                 hold_deadline=hold_deadline(d.declared_at, self.hold_limit)), cause)
 
-    def _problem(self, read: str | None) -> tuple[str, str] | None:
-        r, d = self.reading.reading, self.dealer
+    def _problem(self, read: str | None, r: Reading,
+                 d: DealerResultData) -> tuple[VerificationReason, str] | None:
         if r.no_decision:
             return "NO_DECISION", f"the reader could not decide: {r.reason}"
         if read != d.result:
@@ -148,7 +162,7 @@ class RoundCheck(Aggregate):
                                  f"nothing to resolve" if self.decided else
                                  f"round check {self.id} is not under verification: it still "
                                  f"waits for a frame or the dealer's result")
-        outcome, seen = command.payload.outcome, self._seen(command)
+        outcome, seen = command.payload.outcome, self._seen(self.verification, command)
         dealer = self.verification.dealer_result
         if seen is None:
             return "payload.result", (f"{command.payload.result!r} is not a "
@@ -165,17 +179,23 @@ class RoundCheck(Aggregate):
                                       f"{dealer}; send UPHELD")
         return None
 
-    def _seen(self, command: ResolveVerification) -> str | None:
+    @staticmethod
+    def _seen(v: VerificationRequestedData, command: ResolveVerification) -> str | None:
         """What surveillance saw: the result given, or (UPHELD without one) the dealer's."""
-        v, given = self.verification, command.payload.result
+        given = command.payload.result
         return v.dealer_result if given is None else normal_result(v.kind, given)
 
     def _resolution(self, command: ResolveVerification) -> VerificationResolvedData:
         v, at = self.verification, command.issued_at
+        # Only called when _resolution_problem found nothing: a verification is open, the
+        # command comes from a surveillance officer and names a result.
+        assert v is not None and command.actor is not None
+        seen = self._seen(v, command)
+        assert seen is not None
         return VerificationResolvedData(
             table_id=v.table_id, round_id=v.round_id, kind=v.kind,
             outcome=command.payload.outcome, dealer_result=v.dealer_result,
-            result=self._seen(command), resolved_by=command.actor.employee_id,
+            result=seen, resolved_by=command.actor.employee_id,
             note=command.payload.note, resolved_at=at, hold_deadline=v.hold_deadline,
             within_hold=at <= v.hold_deadline)
 

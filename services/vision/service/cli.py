@@ -3,9 +3,13 @@ verification, sent as a ResolveVerification command to the vision service."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 import click
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from contracts.vision import Outcome
 
 PUBLISH_TIMEOUT_SECONDS = 15.0  # an unreachable broker must fail the command, not hang it
 
@@ -75,7 +79,7 @@ def _show(answer, waited: float) -> None:
         raise click.ClickException(f"rejected ({answer.code}): {answer.reason}")
 
 
-def _command(check_id: str, outcome: str, result: str | None, by: str, note: str):
+def _command(check_id: str, outcome: Outcome, result: str | None, by: str, note: str):
     from contracts.codec import describe
     from contracts.envelope import Actor
     from contracts.vision import ResolveVerification, ResolveVerificationData

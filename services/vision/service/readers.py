@@ -43,8 +43,9 @@ def _read(image: np.ndarray, frame: FrameCapturedData, calibration: Path | None)
         found = read_dice(image, cal)
     else:
         from services.vision import wheel
-        cal = wheel.load(calibration) if calibration else None
-        found = wheel.read_wheel(image, variant=frame.variant or "european", calibration=cal)
+        wheel_cal = wheel.load(calibration) if calibration else None
+        found = wheel.read_wheel(image, variant=frame.variant or "european",
+                                 calibration=wheel_cal)
     values = getattr(found, "values", None)  # dice readings only
     return Reading(kind=frame.kind, values=tuple(values) if values else None,
                    pocket=getattr(found, "pocket", None), no_decision=found.no_decision,

@@ -31,8 +31,8 @@ def annotate(frame: np.ndarray, reading: WheelReading) -> np.ndarray:
         pts = np.round(np.array(reading.pocket_outline)).astype(np.int32)
         cv2.polylines(out, [pts], True, MAGENTA, 2, cv2.LINE_AA)
     if reading.ball_xy is not None:
-        b = tuple(int(round(v)) for v in reading.ball_xy)
-        cv2.circle(out, b, 9, MAGENTA if not reading.no_decision else AMBER, 2, cv2.LINE_AA)
+        ball = (int(round(reading.ball_xy[0])), int(round(reading.ball_xy[1])))
+        cv2.circle(out, ball, 9, MAGENTA if not reading.no_decision else AMBER, 2, cv2.LINE_AA)
     _caption(out, reading, colour)
     return out
 

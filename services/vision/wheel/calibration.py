@@ -84,7 +84,7 @@ class WheelCalibration:
                 "reprojection_px": self.reprojection_px}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "WheelCalibration":
+    def from_json(cls, data: dict[str, Any]) -> WheelCalibration:
         if not isinstance(data, dict) or data.get("kind") != "wheel":
             raise ValueError("kind: not a wheel calibration")
         if data.get("version") != VERSION:

@@ -44,7 +44,7 @@ class Ellipse:
     angle: float  # degrees, image coordinates
 
     @classmethod
-    def from_cv(cls, box) -> "Ellipse":
+    def from_cv(cls, box) -> Ellipse:
         (cx, cy), (w, h), ang = box
         return cls(float(cx), float(cy), float(w) / 2, float(h) / 2, float(ang))
 
@@ -97,7 +97,8 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     px = np.rint(xs[:, None] + d * ux[:, None]).astype(np.int32).ravel()
     py = np.rint(ys[:, None] + d * uy[:, None]).astype(np.int32).ravel()
     ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-    acc = np.bincount(py[ok] * w + px[ok], minlength=h * w).astype(np.float32).reshape(h, w)
+    acc: np.ndarray = np.bincount(py[ok] * w + px[ok], minlength=h * w).astype(np.float32)
+    acc = acc.reshape(h, w)
     acc = cv2.GaussianBlur(acc, (13, 13), 0)
     _, peak, _, (x, y) = cv2.minMaxLoc(acc)
     # centroid of the peak region: a turret's arms smear the peak into a cross
@@ -112,7 +113,7 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
     """How fast colour changes around the circle, per (direction, radius) sample."""
     wrapped = np.concatenate([polar[-1:], polar, polar[:1]])  # rows are directions: a circle
-    d = cv2.absdiff(wrapped[2:], wrapped[:-2]).astype(np.float32)
+    d: np.ndarray = cv2.absdiff(wrapped[2:], wrapped[:-2]).astype(np.float32)
     d = cv2.transform(d, _SUM_CHANNELS)  # = d.sum(2): 9 us instead of 140 us on 120 x 60
     return cv2.boxFilter(d, -1, (1, smooth))
 

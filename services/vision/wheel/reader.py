@@ -19,8 +19,16 @@ from services.vision.wheel.layout import WheelLayout, get_layout
 from services.vision.wheel.locate import Ellipse, locate_rotor
 from services.vision.wheel.reading import WheelReading
 from services.vision.wheel.rotor import RotorReading, read_rotor
-from services.vision.wheel.strips import (BOWL_COLS, CELL, PER_POCKET, Spot, Strip, bowl_strip,
-                                          pocket_strip, spots)
+from services.vision.wheel.strips import (
+    BOWL_COLS,
+    CELL,
+    PER_POCKET,
+    Spot,
+    Strip,
+    bowl_strip,
+    pocket_strip,
+    spots,
+)
 
 # Is there a wheel, and can its pockets be told apart? (tuning frames: score 0.6-0.9,
 # margin 0.16-0.6 for 99.8 % of them, 30+ boundaries, residual ~0.3 degree)

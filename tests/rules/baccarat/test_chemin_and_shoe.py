@@ -61,7 +61,8 @@ def test_tie_voids_the_round_and_there_is_no_tie_bet():
 
 
 def test_bank_limits_are_minimum_to_100_times_minimum():
-    assert errors(chemin([punto(5, 500)], bank={"seat": 3, "amount": 999}))["field"] == "bank.amount"
+    assert errors(chemin([punto(5, 500)], bank={"seat": 3, "amount": 999}))["field"] == \
+        "bank.amount"
     assert errors(chemin([punto(5, 500)], bank={"seat": 3, "amount": 100 * MIN + 1}))["field"] == \
         "bank.amount"
     assert settle(chemin([punto(5, 500)], bank={"seat": 3, "amount": 100 * MIN}))["ok"]
@@ -121,7 +122,8 @@ def test_garage_voluntary_winnings_less_50_times_minimum():
     res = settle(chemin([punto(5, 20000)], bank={**bank, "garage": 9000}))
     assert res["ok"], res  # winnings 59000 - 50000 = 9000 allowed
     assert res["bank"]["remaining"] == 60000 + 19000 - 9000
-    assert errors(chemin([punto(5, 20000)], bank={**bank, "garage": 9001}))["field"] == "bank.garage"
+    assert errors(chemin([punto(5, 20000)], bank={**bank, "garage": 9001}))["field"] == \
+        "bank.garage"
     assert errors(chemin([punto(5, 100)], cards=PUNTO_WINS,
                          bank={**bank, "garage": 1}))["field"] == "bank.garage"
 

@@ -108,7 +108,8 @@ def test_cl_commission_10_percent_raises_the_banker_edge_by_5_percent_of_banker_
     assert set(cl) == {(v, b) for v in ("punto_banca", "mini") for b in ("player", "banker", "tie")}
     o = edges.odds(6)
     assert cl[("mini", "banker")] == -(o.banker * Fraction(9, 10) - o.player)
-    assert cl[("mini", "banker")] - Fraction(1, 20) * o.banker == -(o.banker * Fraction(19, 20) - o.player)
+    assert cl[("mini", "banker")] - Fraction(1, 20) * o.banker == \
+        -(o.banker * Fraction(19, 20) - o.player)
     assert cl[("mini", "tie")] == -(8 * o.tie - (1 - o.tie))
 
 
@@ -137,7 +138,7 @@ def test_vectorised_rules_agree_with_the_settlement_engine():
     rng = random.Random(7)
     v, _ = edges._sequences(1)
     live = variants_for(get_profile("LIVE-GG"))["live"]
-    for policy, draw in (("draw", True), ("stand", False)):
+    for _policy, draw in (("draw", True), ("stand", False)):
         p, b = edges._results(v, draw)
         for index in rng.sample(range(edges.SEQUENCES), 1500):
             values = [int(v[k][index]) for k in range(6)]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import services.rules.baccarat  # noqa: F401
 from services.rules.api import settle_request

@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 from services.rules.api import explain_request, settle_request
-from services.rules.registry import get_game
 from services.rules.core.profiles import get_profile
+from services.rules.registry import get_game
 
 REQUEST = {"id": "r-7", "game": "blackjack", "profile": "BO", "switches": {"bj_double": "any"},
            "boxes": [{"seat": 1, "bet": 100, "actions": ["double"]}],

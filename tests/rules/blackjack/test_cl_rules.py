@@ -2,6 +2,8 @@
 and the other profiles' rules on the same points (A-5, A-10, A-11, A-12)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.rules.blackjack.helpers import bets, error, explain, one, settle
@@ -10,7 +12,8 @@ CL = "CL-ARICA"
 
 
 def test_case_1_low_card_and_only_blackjacks_left_dealer_takes_nothing():
-    boxes = [{"seat": 1, "bet": 1000}, {"seat": 2, "bet": 1000, "actions": ["hit"]}]
+    boxes: list[dict[str, Any]] = [{"seat": 1, "bet": 1000},
+                                   {"seat": 2, "bet": 1000, "actions": ["hit"]}]
     cards = ["AS", "10H", "9D", "KH", "6C", "KD"]      # seat 2 busts with 26
     out = settle(CL, boxes, cards)
     assert out["dealer_hands"][0]["cards"] == ["9D"]

@@ -103,11 +103,11 @@ def test_live_dealer_ten_up_hole_ace_blackjack_found_at_the_end_takes_the_double
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_multi_card_21_loses_to_dealer_blackjack(profile):
-    cards = ["7H", "AD", "7S", "7C", "KD"] if profile != "LIVE-GG" else None
     if profile == "LIVE-GG":   # the peek ends the round: no decision possible
         out = settle(profile, [{"seat": 1, "bet": 100}], ["7H", "AD", "7S", "KD"])
     else:
-        out = settle(profile, [{"seat": 1, "bet": 100, "actions": ["hit"]}], cards)
+        out = settle(profile, [{"seat": 1, "bet": 100, "actions": ["hit"]}],
+                     ["7H", "AD", "7S", "7C", "KD"])
     assert one(out)["outcome"] == "lose"
 
 

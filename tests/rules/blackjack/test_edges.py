@@ -14,8 +14,14 @@ from services.rules.blackjack.play import play_round
 from services.rules.blackjack.request import parse_request
 from services.rules.blackjack.rules import rules_for
 from services.rules.blackjack.simulate import simulate, simulate_rounds
-from services.rules.blackjack.strategy import DOUBLE, HIT, STAND, SURRENDER, \
-    compute_strategy, dealer_distribution
+from services.rules.blackjack.strategy import (
+    DOUBLE,
+    HIT,
+    STAND,
+    SURRENDER,
+    compute_strategy,
+    dealer_distribution,
+)
 from services.rules.core.cards import Card
 from services.rules.core.profiles import get_profile
 

@@ -2,9 +2,11 @@
 voids: undealt box, incomplete round (CL), system malfunction (LIVE)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.rules.blackjack.helpers import bets, error, explain, one, settle
+from tests.rules.blackjack.helpers import error, explain, one, settle
 
 
 def _marked(card: str, kind: str) -> dict[str, str]:
@@ -95,8 +97,9 @@ def test_box_without_cards_is_void_in_cl_and_undefined_in_bo():
 
 
 def test_cl_round_cut_short_pays_only_two_card_21s():
-    boxes = [{"seat": 1, "bet": 1000}, {"seat": 2, "bet": 1000, "perfect_pairs": 0,
-                                        "actions": ["hit"]}]
+    boxes: list[dict[str, Any]] = [{"seat": 1, "bet": 1000},
+                                   {"seat": 2, "bet": 1000, "perfect_pairs": 0,
+                                    "actions": ["hit"]}]
     cards = ["AS", "10H", "10D", "KH", "6C"]          # seat 2 hits: no card left
     out = settle("CL-ARICA", boxes, cards, incomplete="cut_card_missing")
     assert (one(out, seat=1)["outcome"], one(out, seat=1)["paid"]) == ("win", 2500)

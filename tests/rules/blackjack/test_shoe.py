@@ -4,8 +4,12 @@ from __future__ import annotations
 import pytest
 
 from services.rules.blackjack.rules import rules_for
-from services.rules.blackjack.shoe import burns_at_start, check_csm_discard, check_cut_card, \
-    cut_card_window
+from services.rules.blackjack.shoe import (
+    burns_at_start,
+    check_csm_discard,
+    check_cut_card,
+    cut_card_window,
+)
 from services.rules.core.errors import RulesError
 from services.rules.core.profiles import get_profile
 

@@ -6,6 +6,8 @@ engine with this module compares two separate readings of the seed.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from services.rules.api import settle_request
 
 POINTS = (4, 5, 6, 8, 9, 10)
@@ -40,7 +42,7 @@ ONE_ROLL_WINS = {"field": {2, 3, 4, 9, 10, 11, 12}, "any_seven": {7}, "eleven": 
 def pay(profile: str, kind: str, number: int | None, total: int) -> tuple[int, int]:
     if kind == "field":
         return (2, 1) if total in (2, 12) else (1, 1)
-    entry = PAYS[profile][kind]
+    entry: Any = PAYS[profile][kind]
     return entry[number] if isinstance(entry, dict) else entry
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.craps.oracle import (ONE_ROLL_WINS, POINTS, ROLLS, by_id, expect, ok, paid,
-                                      pay)
+from tests.rules.craps.oracle import ONE_ROLL_WINS, POINTS, ROLLS, by_id, expect, ok, paid, pay
 
 AMOUNT = 3300  # divisible by 5, 6, 11 and 3: most ratios come out exact, the rest truncate
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from services.rules.api import explain_request
-from tests.rules.readme import blocks as readme_blocks, readme
+from tests.rules.readme import blocks as readme_blocks
+from tests.rules.readme import readme
 
 README = readme("craps")
 

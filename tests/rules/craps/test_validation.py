@@ -1,6 +1,8 @@
 """Bad input gets an error naming the field and the reason."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from services.rules.api import settle_request
@@ -56,8 +58,8 @@ def test_every_bad_bet_is_reported_at_once():
 
 
 def test_request_level_fields():
-    base = {"game": "craps", "profile": "BO", "variant": "craps", "point": None, "bets": [],
-            "rolls": []}
+    base: dict[str, Any] = {"game": "craps", "profile": "BO", "variant": "craps", "point": None,
+                            "bets": [], "rolls": []}
     for broken, field in (({"variant": "street_craps"}, "variant"), ({"point": 7}, "point"),
                           ({"point": True}, "point"), ({"bets": {}}, "bets"),
                           ({"rolls": "3,4"}, "rolls")):

@@ -11,8 +11,8 @@ from services.rules.api import settle_request
 def request(profile: str, variant: str, dealer: str | None, seats: list[dict[str, Any]],
             **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"id": "t", "game": "poker", "profile": profile, "variant": variant,
-                           "seats": [dict(s, cards=s["cards"].split()) if isinstance(s.get("cards"), str)
-                                     else s for s in seats]}
+                           "seats": [dict(s, cards=s["cards"].split())
+                                     if isinstance(s.get("cards"), str) else s for s in seats]}
     if dealer is not None:
         out["dealer"] = {"cards": dealer.split()}
     out.update(extra)

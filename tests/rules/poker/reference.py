@@ -54,7 +54,8 @@ def classify3(cards: list[int]) -> tuple[int, tuple[int, ...]]:
     distinct = sorted(set(ranks))
     high = 0
     if len(distinct) == 3:
-        high = 3 if distinct == [2, 3, 14] else (distinct[2] if distinct[2] - distinct[0] == 2 else 0)
+        high = 3 if distinct == [2, 3, 14] else (
+            distinct[2] if distinct[2] - distinct[0] == 2 else 0)
     groups = sorted(Counter(ranks).items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
     ordered = tuple(r for r, _ in groups)
     if len(distinct) == 1:

@@ -26,7 +26,8 @@ def test_three_card_outcome_counts_match_brute_force_over_the_other_49_cards():
         counts = {"unq": 0, "win": 0, "tie": 0, "loss": 0}
         for dealer in combinations(rest, 3):
             dv = evaluate3(*dealer)
-            key = "unq" if dv < QUEEN_HIGH else ("win" if pv > dv else "tie" if pv == dv else "loss")
+            key = "unq" if dv < QUEEN_HIGH else (
+                "win" if pv > dv else "tie" if pv == dv else "loss")
             counts[key] += 1
         assert counts == {k: int(out[k][i]) for k in counts}
 
@@ -43,10 +44,12 @@ def test_the_counts_reproduce_the_published_edge_of_standard_three_card_poker():
 
 
 def test_three_card_edge_depends_on_the_a21_reading_and_is_exact():
-    sw = {"poker_bet_when_dealer_unqualified": "returned", "poker_three_card_high_card_win": "returned"}
+    sw = {"poker_bet_when_dealer_unqualified": "returned",
+          "poker_three_card_high_card_win": "returned"}
     paid = E.three_card_edge({**sw, "poker_three_card_ante_on_win": "paid_1_to_1"})
     returned = E.three_card_edge({**sw, "poker_three_card_ante_on_win": "returned"})
-    assert isinstance(paid, Fraction) and paid < 0 < returned   # paying the ANTE too favours the player
+    # paying the ANTE too favours the player
+    assert isinstance(paid, Fraction) and paid < 0 < returned
 
 
 def test_go_pay_table_edge_equals_the_closed_form_from_class_counts():
@@ -59,7 +62,8 @@ def test_go_pay_table_edge_equals_the_closed_form_from_class_counts():
 
 
 def test_caribbean_simulation_agrees_with_the_published_edge():
-    """Caribbean Stud with this pay table: 5.22 % per ante under optimal strategy (Wizard of Odds)."""
+    """Caribbean Stud with this pay table: 5.22 % per ante under optimal strategy (Wizard of
+    Odds)."""
     mean, half = E.simulate_caribbean("caribbean", "returned", 400_000, 1)
     assert abs(-mean - 0.0522) <= half and half < 0.01
 
@@ -71,7 +75,7 @@ def quick(monkeypatch):
 
 def test_bo_edges_list_every_reading_of_silent_switches(quick):
     rows = GAME.edges(get_profile("BO"))
-    by_variant = {}
+    by_variant: dict[str, list] = {}
     for r in rows:
         by_variant.setdefault(r.variant.split(",")[0], []).append(r)
     assert sorted(by_variant) == ["caribbean", "go", "three_card"]   # draw: rules missing

@@ -9,12 +9,23 @@ import numpy as np
 import pytest
 
 from services.rules.core.cards import parse_cards
-from services.rules.poker.evaluator import (best_five, card_from_index, card_index, evaluate,
-                                            evaluate3)
-from services.rules.poker.hands import HandClass, ThreeCardClass, tiebreak_ranks, THREE_SHIFT
-from services.rules.poker.vector import (all_hands, class_counts, colex_hands, evaluate3_many,
-                                         evaluate_many, hand_classes)
 from services.rules.poker.edges import deal
+from services.rules.poker.evaluator import (
+    best_five,
+    card_from_index,
+    card_index,
+    evaluate,
+    evaluate3,
+)
+from services.rules.poker.hands import THREE_SHIFT, HandClass, ThreeCardClass, tiebreak_ranks
+from services.rules.poker.vector import (
+    all_hands,
+    class_counts,
+    colex_hands,
+    evaluate3_many,
+    evaluate_many,
+    hand_classes,
+)
 from tests.rules.poker import reference
 
 # Known counts (e.g. Wikipedia "Poker probability"), high card .. royal flush.

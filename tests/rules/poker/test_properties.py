@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from services.rules.api import settle_request
 from services.rules.core.profiles import get_profile
@@ -41,7 +42,8 @@ def rounds(draw):
         seat = {"seat": number, "cards": names(take(spec.cards)), "ante": ante}
         goes = draw(st.booleans())
         if variant == "go":
-            seat["go"] = [draw(st.integers(1, 10**6)) for _ in range(2 if goes else draw(st.integers(0, 1)))]
+            seat["go"] = [draw(st.integers(1, 10**6))
+                          for _ in range(2 if goes else draw(st.integers(0, 1)))]
         elif goes:
             seat["bet"] = 2 * ante if profile == "CL-ARICA" else draw(st.integers(1, 10**6))
         if not goes:
@@ -105,13 +107,15 @@ def test_values_do_not_depend_on_suits_being_renamed(deck, suit_map):
     assert evaluate3(*deck[:3]) == evaluate3(*rename(deck[:3]))
 
 
-PRIZE_CLASSES = [HandClass.STRAIGHT, HandClass.FLUSH, HandClass.FULL_HOUSE, HandClass.FOUR_OF_A_KIND,
-                 HandClass.STRAIGHT_FLUSH, HandClass.ROYAL_FLUSH, HandClass.PAIR]
+PRIZE_CLASSES = [HandClass.STRAIGHT, HandClass.FLUSH, HandClass.FULL_HOUSE,
+                 HandClass.FOUR_OF_A_KIND, HandClass.STRAIGHT_FLUSH, HandClass.ROYAL_FLUSH,
+                 HandClass.PAIR]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["BO", "CL-ARICA"]),
-       st.lists(st.tuples(st.sampled_from(PRIZE_CLASSES), st.integers(1, 50)), min_size=1, max_size=6),
+       st.lists(st.tuples(st.sampled_from(PRIZE_CLASSES), st.integers(1, 50)),
+                min_size=1, max_size=6),
        st.integers(0, 10**9), st.integers(1, 10_000), st.randoms(use_true_random=False))
 def test_pool_split_conserves_money_and_ignores_listing_order(profile_id, hands, pool, unit, rnd):
     profile = get_profile(profile_id)

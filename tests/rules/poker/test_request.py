@@ -17,7 +17,8 @@ def seat(cards="QS QD 9C 4H 3D", **kw):
     ("QS QD 9C 4H 3Z", "seats[0].cards[4]", "unknown suit"),
     ("QS QD 9C 4H", "seats[0].cards", "exactly 5 cards"),
     ("QS QD 9C 4H 3D 2D", "seats[0].cards", "exactly 5 cards"),
-    ("QS QD 9C 4H AS", "seats[0].cards[4]", "duplicate card 'AS': already dealt at dealer.cards[0]"),
+    ("QS QD 9C 4H AS", "seats[0].cards[4]",
+     "duplicate card 'AS': already dealt at dealer.cards[0]"),
     ("QS QD 9C 4H QS", "seats[0].cards[4]", "duplicate card"),
 ])
 def test_bad_cards_are_named(cards, field, words):
@@ -39,7 +40,8 @@ def test_three_card_hands_have_three_cards():
 
 
 @pytest.mark.parametrize("profile, variant, words", [
-    ("BO", "texas", "unknown poker variant"), ("BO", "arica", "not a banked poker game of profile BO"),
+    ("BO", "texas", "unknown poker variant"),
+    ("BO", "arica", "not a banked poker game of profile BO"),
     ("CL-ARICA", "caribbean", "CL-ARICA defines: arica, arica_plus"),
 ])
 def test_variant_must_belong_to_the_profile(profile, variant, words):
@@ -59,7 +61,8 @@ def test_game_is_not_offered_by_other_profiles():
     ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": "12.5", "bet": 200}, "seats[0].ante"),
     ({"seat": 0, "cards": "QS QD 9C 4H 3D", "ante": 100, "bet": 200}, "seats[0].seat"),
     ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": 100, "bet": 200, "bett": 1}, "seats[0].bett"),
-    ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": 100, "bet": 200, "fold": "yes"}, "seats[0].fold"),
+    ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": 100, "bet": 200, "fold": "yes"},
+     "seats[0].fold"),
     ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": 100, "go": [1, 1]}, "seats[0].go"),
     ({"seat": 1, "cards": "QS QD 9C 4H 3D", "ante": 100, "bet": 200, "discarded": ["2C"]},
      "seats[0].discarded"),
@@ -69,7 +72,8 @@ def test_bad_seat_fields_are_named(bad_seat, field):
 
 
 def test_seat_numbers_are_unique_and_cl_has_six_seats():
-    assert errors("BO", "caribbean", DEALER, [seat(), seat("2C 3C 8D 9S JH")])[0]["field"] == "seats[1].seat"
+    assert errors("BO", "caribbean", DEALER,
+                  [seat(), seat("2C 3C 8D 9S JH")])[0]["field"] == "seats[1].seat"
     err = errors("CL-ARICA", "arica", DEALER, [dict(seat(), seat=7, ante=100, bet=200)])[0]
     assert err["field"] == "seats[0].seat" and "6 seats" in err["reason"]
 

@@ -28,7 +28,8 @@ def test_caribbean_winner_gets_ante_1_to_1_and_bet_per_printed_table(cards, cls,
     assert r["seats"][0] == {"seat": 1, "result": "win", "hand_class": cls}
     assert (b["ante"]["paid"], b["bet"]["paid"]) == (200, 200 + 200 * ratio)
     assert b["bet"]["rule"] == "seed 000 §2.3.7.1.2"
-    assert r["totals"] == {"staked": 300, "paid": 400 + 200 * ratio, "house_win": -100 - 200 * ratio}
+    assert r["totals"] == {"staked": 300, "paid": 400 + 200 * ratio,
+                           "house_win": -100 - 200 * ratio}
 
 
 def test_caribbean_dealer_not_opening_pays_ante_and_returns_bet_a20():

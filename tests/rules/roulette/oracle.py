@@ -40,7 +40,8 @@ def number_groups(kind: str) -> set[frozenset[str]]:
     raise KeyError(kind)
 
 
-ZERO_GROUPS = {  # as printed in the seeds (seed 000 §4.1.4.2, seed 001, seed 004 II §1.5)
+# as printed in the seeds (seed 000 §4.1.4.2, seed 001, seed 004 II §1.5)
+ZERO_GROUPS: dict[str, dict[str, list[tuple[str, ...]]]] = {
     "european": {"split": [("0", "1"), ("0", "2"), ("0", "3")],
                  "street": [("0", "1", "2"), ("0", "2", "3")], "corner": [("0", "1", "2", "3")],
                  "six_line": [], "five_number": []},
@@ -61,7 +62,7 @@ def pockets(wheel: str) -> list[str]:
 def groups(wheel: str, kind: str) -> set[frozenset[str]]:
     if kind == "straight":
         return {frozenset({p}) for p in pockets(wheel)}
-    base = set() if kind == "five_number" else number_groups(kind)
+    base: set[frozenset[str]] = set() if kind == "five_number" else number_groups(kind)
     return base | {frozenset(g) for g in ZERO_GROUPS[wheel][kind]}
 
 
@@ -74,6 +75,8 @@ def outside(kind: str, index: int | None) -> set[str]:
     }
     if kind in sets:
         return {str(x) for x in sets[kind]}
+    if index is None:
+        raise KeyError(f"{kind} needs an index")
     if kind == "dozen":
         return {str(x) for x in range(12 * index - 11, 12 * index + 1)}
     if kind == "column":
@@ -87,10 +90,10 @@ def outside(kind: str, index: int | None) -> set[str]:
 
 # Payouts "to one" per profile: AR seed 001, CL seed 004 II §1.7 as printed; BO and LIVE-GG
 # the standard single-zero table (their seeds print none).
-STANDARD = {"straight": 35, "split": 17, "street": 11, "corner": 8, "six_line": 5,
-            "dozen": 2, "column": 2, "two_dozens": Fraction(1, 2),
-            "two_columns": Fraction(1, 2), "red": 1, "black": 1, "odd": 1, "even": 1, "low": 1,
-            "high": 1}
+STANDARD: dict[str, int | Fraction] = {
+    "straight": 35, "split": 17, "street": 11, "corner": 8, "six_line": 5, "dozen": 2,
+    "column": 2, "two_dozens": Fraction(1, 2), "two_columns": Fraction(1, 2), "red": 1,
+    "black": 1, "odd": 1, "even": 1, "low": 1, "high": 1}
 EVEN = ("red", "black", "odd", "even", "low", "high")
 PAYS = {
     "BO": STANDARD,

@@ -17,7 +17,7 @@ UNITS = {"voisins": 9, "orphelins": 5, "tiers": 6}
 
 
 def test_the_three_sectors_partition_the_wheel():
-    assert VOISINS | ORPHELINS | TIERS == set(range(37))
+    assert set(range(37)) == VOISINS | ORPHELINS | TIERS
     assert len(VOISINS) + len(ORPHELINS) + len(TIERS) == 37
 
 

@@ -1,6 +1,8 @@
 """Over- and under-limit stakes per profile (domain.md §1.2, conflicts C-1, C-2)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from services.rules.core.errors import RulesError
@@ -99,10 +101,11 @@ def test_per_kind_limits_take_a_default_for_the_kinds_not_listed():
     # AR «para cada suerte o chance»: a straight max of 1000, every other kind 5000 by default;
     # the cascade levels (split, street) use the default (seed 001 cascade)
     from services.rules.api import settle_request
-    request = {"game": "roulette", "profile": "AR-RUL", "outcome": {"pocket": "5"},
-               "bets": [{"kind": "straight", "numbers": ["5"], "amount": 10000}],
-               "limits": {"straight": {"minimum": 10, "maximum": 1000},
-                          "default": {"minimum": 10, "maximum": 5000}}}
+    request: dict[str, Any] = {
+        "game": "roulette", "profile": "AR-RUL", "outcome": {"pocket": "5"},
+        "bets": [{"kind": "straight", "numbers": ["5"], "amount": 10000}],
+        "limits": {"straight": {"minimum": 10, "maximum": 1000},
+                   "default": {"minimum": 10, "maximum": 5000}}}
     bet = settle_request(request)["bets"][0]
     assert [(c["kind"], c["stake"]) for c in bet["cascade"]] == [("split", 5000), ("street", 4000)]
     assert bet["paid"] == 1000 * 36 + 5000 * 18 + 4000 * 12

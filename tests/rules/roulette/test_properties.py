@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import get_profile

@@ -8,8 +8,14 @@ import pytest
 from services.rules.core.limits import TableLimits
 from services.rules.core.profiles import get_profile
 from services.rules.roulette import RouletteBet, settle_bets
-from services.rules.roulette.vector import (OUTCOMES, Unsupported, encode, pockets_array,
-                                           settle_batch, settle_vector)
+from services.rules.roulette.vector import (
+    OUTCOMES,
+    Unsupported,
+    encode,
+    pockets_array,
+    settle_batch,
+    settle_vector,
+)
 from tests.rules.roulette import oracle
 
 

@@ -29,7 +29,9 @@ def value(card: str) -> int:
 
 def rows(cards: list[str]) -> tuple[list[str], list[str]]:
     """Deal NEGRO until ≥ 31, then ROJO until ≥ 31."""
-    negro, rojo, i = [], [], 0
+    negro: list[str] = []
+    rojo: list[str] = []
+    i = 0
     while sum(map(value, negro)) < 31:
         negro.append(cards[i])
         i += 1

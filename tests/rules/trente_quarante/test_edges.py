@@ -13,7 +13,8 @@ def row_totals() -> dict[int, F]:
     """Forward iteration of the running-total distribution (a different algorithm from the
     engine's recursion): P(a row ends on each total)."""
     p = {v: F(4 if v == 10 else 1, 13) for v in range(1, 11)}
-    running, final = {0: F(1)}, {}
+    running: dict[int, F] = {0: F(1)}
+    final: dict[int, F] = {}
     while running:
         nxt: dict[int, F] = {}
         for total, q in running.items():

@@ -1,5 +1,5 @@
 """Shared helpers for the wheel tests: frames rendered from tuning seeds (never the held-out
-range 900000-900999 reserved in services/vision/synth/dataset.py), cached per session."""
+range 900000-900999 reserved in services/scenes/dataset.py), cached per session."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from services.vision.wheel.synth.scene import render_wheel_scene
+from services.scenes.wheel.scene import render_wheel_scene
 
 TEST_SEED = 5151
 

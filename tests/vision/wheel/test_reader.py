@@ -4,9 +4,9 @@ reason the scene was built for; frames without a wheel give no decision, never a
 import numpy as np
 import pytest
 
+from services.scenes.wheel.style import STYLES
 from services.vision.wheel import reasons as R
 from services.vision.wheel.reader import FRET_LIMIT, read_wheel
-from services.vision.wheel.synth.style import STYLES
 
 MILD = ("noise", "jpeg")                       # what every camera adds
 HARSH = ("gradient", "shadow", "colour_cast", "exposure", "motion_blur", "noise", "jpeg",
@@ -22,6 +22,7 @@ def test_pocket_read_on_every_style(wheel_frame, variant, style):
         assert reading.pocket == label.pocket, (style, nuisances, reading.reason)
         assert not reading.no_decision and reading.reason is None
         assert 0 < reading.confidence <= 1
+        assert reading.ball_xy is not None and label.ball_xy is not None
         assert np.hypot(reading.ball_xy[0] - label.ball_xy[0],
                         reading.ball_xy[1] - label.ball_xy[1]) < 4
 

@@ -3,10 +3,10 @@ import cv2
 import numpy as np
 import pytest
 
+from services.scenes.wheel.scene import CASES, render_wheel_scene
 from services.vision.wheel.annotate import annotate
 from services.vision.wheel.layout import get_layout
 from services.vision.wheel.reader import read_wheel
-from services.vision.wheel.synth.scene import CASES, render_wheel_scene
 
 
 def test_same_generator_state_same_frame():
@@ -24,6 +24,7 @@ def test_labels_are_consistent(case):
     assert (label.pocket in get_layout("european").pockets) == (case == "pocket")
     h = np.array(label.plane_to_image)
     centre = cv2.perspectiveTransform(np.array([[[0.0, 0.0]]]), h)[0, 0]
+    assert label.centre_xy is not None and label.ball_xy is not None
     assert np.allclose(centre, label.centre_xy, atol=1e-6)
     assert 0 <= label.ball_xy[0] < 640 and 0 <= label.ball_xy[1] < 480
     assert label.to_dict()["case"] == case
@@ -47,6 +48,7 @@ def test_annotate_draws_the_reading(wheel_frame):
     out = annotate(image, reading)
     assert out.shape == image.shape and not np.array_equal(out, image)
     assert np.array_equal(image, wheel_frame("european", "pocket", None, ("noise",), 6)[0])
+    assert reading.pocket_outline is not None
     x, y = np.round(reading.pocket_outline[0]).astype(int)
     assert tuple(out[y, x]) == (255, 0, 255)                   # the chosen pocket's outline
     held = annotate(image, read_wheel(wheel_frame("european", "glare", None, (), 6)[0]))

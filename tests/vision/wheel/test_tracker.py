@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
+from services.scenes.wheel.sequence import render_wheel_sequence
 from services.vision.wheel import reasons as R
 from services.vision.wheel.reading import WheelReading
-from services.vision.wheel.synth.sequence import render_wheel_sequence
 from services.vision.wheel.tracker import WheelTracker
 
 SEED = 5252

@@ -1,7 +1,7 @@
 """Render one labelled overhead CCTV frame of two dice on a craps table (synthetic).
 
 The scene is drawn top-down in table millimetres at SS x the output resolution (anti-aliased
-by downsampling), then the shared camera nuisances (services/vision/synth/nuisances.py) are
+by downsampling), then the shared camera nuisances (services/scenes/nuisances.py) are
 applied: geometric ones move the labelled landing area with the pixels.
 
 Valid frames: two flat dice inside the landing area, apart, with distractors that must not be
@@ -18,9 +18,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from services.scenes import nuisances as nz
 from services.vision.dice import calibration as cal
 from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RADIUS
-from services.vision.synth import nuisances as nz
 
 W, H = 640, 480
 SS = 2                     # supersampling factor
@@ -98,12 +98,12 @@ def _landing_rect_px() -> tuple[float, float, float, float]:
 
 def _draw_table(sc: _Scene, felt: tuple[int, int, int]) -> None:
     rng, img = sc.rng, sc.img
-    img[:] = np.float32(felt) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    img[:] = np.array(felt, np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
     low = cv2.resize(rng.normal(0, 6, (12, 16)).astype(np.float32), (W * SS, H * SS),
                      interpolation=cv2.INTER_CUBIC)
     grain = rng.standard_normal((H * SS, W * SS), dtype=np.float32) * 4
     img += (low + grain)[..., None]  # dye variations + weave
-    img[: sc.s(RAIL_PX)] = np.float32((35, 55, 95)) * np.float32(rng.uniform(0.8, 1.2))
+    img[: sc.s(RAIL_PX)] = np.array((35, 55, 95), np.float32) * np.float32(rng.uniform(0.8, 1.2))
     cv2.line(img, (0, sc.s(RAIL_PX) - 3), (W * SS, sc.s(RAIL_PX) - 3), (70, 95, 140), 4)
     x0, y0, x1, y1 = _landing_rect_px()
     cv2.rectangle(img, (sc.s(x0), sc.s(y0)), (sc.s(x1), sc.s(y1)), (215, 220, 220),
@@ -118,7 +118,7 @@ def _place_dice(rng: np.random.Generator, reason: str | None) -> list[dict[str, 
     def inside() -> np.ndarray:
         return np.array([rng.uniform(x0 + m, x1 - m), rng.uniform(y0 + m, y1 - m)])
 
-    first = {"c": inside(), "a": rng.uniform(0, 90), "mode": "flat"}
+    first: dict[str, Any] = {"c": inside(), "a": rng.uniform(0, 90), "mode": "flat"}
     if reason == "single_die":
         return [first]
     if reason == "overlap":  # the second die rests partly on the first, nearer the camera
@@ -159,7 +159,7 @@ def _face_texture(value: int, colours: tuple, rng: np.random.Generator) -> tuple
     for cx, cy in ((r, r), (TEX - 1 - r, r), (r, TEX - 1 - r), (TEX - 1 - r, TEX - 1 - r)):
         cv2.circle(alpha, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
     tex = np.empty((TEX, TEX, 3), np.float32)
-    tex[:] = np.float32(body)
+    tex[:] = np.array(body, np.float32)
     # Translucent bodies look lighter towards one edge; a darker bevel along the border.
     ramp = np.linspace(-1, 1, TEX, dtype=np.float32)
     tex *= (1 + 0.08 * ramp[None, :, None] * rng.uniform(-1, 1))
@@ -182,8 +182,8 @@ def _paste_quad(sc: _Scene, tex: np.ndarray, alpha: np.ndarray, quad: np.ndarray
     x1, y1 = min(x1, sc.img.shape[1]), min(y1, sc.img.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
-    src = np.float32([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]])
-    m = cv2.getPerspectiveTransform(src, np.float32(q - [x0, y0]))
+    src = np.array([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]], np.float32)
+    m = cv2.getPerspectiveTransform(src, np.array(q - [x0, y0], np.float32))
     size = (x1 - x0, y1 - y0)
     warped = cv2.warpPerspective(tex * gain, m, size, flags=cv2.INTER_LINEAR)
     a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
@@ -199,7 +199,7 @@ def _square(c: np.ndarray, angle_deg: float, side: float) -> np.ndarray:
 
 def _shadow(sc: _Scene, quad: np.ndarray, length: float, depth: float = 0.45) -> None:
     """A soft shadow of the die cast on whatever is below it, away from the light."""
-    mask = np.zeros(sc.img.shape[:2], np.float32)
+    mask: np.ndarray = np.zeros(sc.img.shape[:2], np.float32)
     pts = ((quad + sc.light * length) * SS * 16).astype(np.int32)
     cv2.fillPoly(mask, [pts], 1.0, cv2.LINE_AA, shift=4)
     k = sc.s(0.25 * DIE_PX) | 1
@@ -247,7 +247,7 @@ def _draw_cocked(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) ->
 def _specular(sc: _Scene, quad: np.ndarray) -> None:
     """A lamp's reflection on the glossy die top: a soft bright streak, not a round pip."""
     rng = sc.rng
-    mask = np.zeros(sc.img.shape[:2], np.float32)
+    mask: np.ndarray = np.zeros(sc.img.shape[:2], np.float32)
     w = rng.uniform(0.15, 0.7)
     centre = quad.mean(0) + (quad[1] - quad[0]) * rng.uniform(-0.3, 0.3) \
         + (quad[3] - quad[0]) * rng.uniform(-0.3, 0.3)

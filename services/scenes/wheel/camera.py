@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from services.vision.synth import nuisances as nz
-from services.vision.wheel.synth.draw import canvas_size
-from services.vision.wheel.synth.style import WheelStyle
+from services.scenes import nuisances as nz
+from services.scenes.wheel.draw import canvas_size
+from services.scenes.wheel.style import WheelStyle
 
 FRAME_W, FRAME_H = 640, 480
 PX2 = 300          # rotor radius in the 2x drawing canvas
@@ -74,7 +74,8 @@ def table(rng: np.random.Generator, avoid: tuple[float, float, float] | None) ->
         x, y = rng.uniform(0, FRAME_W), rng.uniform(0, FRAME_H)
         if avoid and np.hypot(x - avoid[0], y - avoid[1]) < avoid[2]:
             continue
-        _chip(img, (int(x), int(y)), int(rng.integers(12, 17)), CHIPS[int(rng.integers(len(CHIPS)))])
+        _chip(img, (int(x), int(y)), int(rng.integers(12, 17)),
+              CHIPS[int(rng.integers(len(CHIPS)))])
     return img
 
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from services.scenes.wheel.style import WheelStyle
 from services.vision.wheel import reasons as R
 from services.vision.wheel.layout import WheelLayout
-from services.vision.wheel.synth.style import WheelStyle
 
 POCKET = "pocket"
 IN_POCKET_MAX_OFFSET = 0.2  # ball centre offset from the pocket centre, in pockets

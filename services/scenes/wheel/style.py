@@ -4,6 +4,7 @@ per-scene jitter so no two rendered wheels are exactly alike. Colours are BGR.""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,7 @@ def _jitter_colour(rng: np.random.Generator, c: BGR, amount: float) -> BGR:
 
 def jittered(style: WheelStyle, rng: np.random.Generator) -> WheelStyle:
     """The same wheel model from another maker's batch: colours and ring proportions vary."""
-    colours = {f: _jitter_colour(rng, getattr(style, f), 0.12)
+    colours: dict[str, Any] = {f: _jitter_colour(rng, getattr(style, f), 0.12)
                for f in ("bowl", "track", "lower", "red", "black", "green", "cone", "plain")}
     b = style.bands
     k = rng.uniform(0.985, 1.015)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.vision.synth import nuisances as nz
-from services.vision.wheel.synth import draw
-from services.vision.wheel.synth.ballplace import Ball
-from services.vision.wheel.synth.camera import FRAME_H, FRAME_W, PX1, PX2, Shot
+from services.scenes import nuisances as nz
+from services.scenes.wheel import draw
+from services.scenes.wheel.ballplace import Ball
+from services.scenes.wheel.camera import FRAME_H, FRAME_W, PX1, PX2, Shot
 
 SKIN = ((150, 180, 225), (110, 145, 195), (70, 100, 150), (45, 65, 100))
 SLEEVES = ((25, 25, 25), (235, 235, 235), (40, 30, 110), (70, 40, 20))
@@ -51,7 +51,8 @@ def _streaked_ball(canvas: np.ndarray, p: np.ndarray, ball: Ball, ball_r: float,
     kernel = np.zeros((k, k), np.float32)
     kernel[k // 2, :] = 1.0
     rot = cv2.getRotationMatrix2D((k // 2, k // 2), -np.rad2deg(t), 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (k, k))
+    # float32 in, float32 out (asarray copies nothing); the stubs say "any numeric array"
+    kernel = np.asarray(cv2.warpAffine(kernel, rot, (k, k)), np.float32)
     kernel /= max(float(kernel.sum()), 1e-6)
     pre = cv2.filter2D(layer.astype(np.float32) * alpha[..., None], -1, kernel)
     a = cv2.filter2D(alpha, -1, kernel)[..., None]
@@ -64,7 +65,8 @@ def _streaked_ball(canvas: np.ndarray, p: np.ndarray, ball: Ball, ball_r: float,
     roi[:] = roi * (1 - a[sub]) + pre[sub]
 
 
-def wheel_canvas(shot: Shot, rotor_angle: float, rotor_blur: float, ball: Ball | None) -> np.ndarray:
+def wheel_canvas(shot: Shot, rotor_angle: float, rotor_blur: float,
+                 ball: Ball | None) -> np.ndarray:
     """The wheel from straight above at 1x canonical scale (BGR uint8)."""
     st = shot.style
     assert st is not None
@@ -152,7 +154,7 @@ def frame(shot: Shot, rotor_angle: float, rotor_blur: float, ball: Ball | None,
         if ball is not None:
             ball_img = nz.warp_points(ball_canonical(shot, ball)[None], shot.h_cam)[0]
     img = np.clip(img * shot.lamp, 0, 255).astype(np.uint8)
-    if effect is not None and ball_img is not None:
+    if effect is not None and ball_img is not None and shot.style is not None:
         ball_r = shot.style.bands.ball * shot.rotor_px
         centre = nz.warp_points(np.array([[shot.size1 / 2.0] * 2]), shot.h_cam)[0]
         if effect == "glare":

@@ -1,4 +1,5 @@
-"""`casino contracts export`: JSON Schema of every event and the AsyncAPI document."""
+"""`casino contracts export`: JSON Schema of every event and the AsyncAPI document
+(services/catalogue.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,7 +18,7 @@ def contracts() -> None:
 @click.option("--check", is_flag=True, help="Only check the folder is up to date; exit 1 if not.")
 def export(out: Path | None, check: bool) -> None:
     """Write docs/contracts/: schemas/*.schema.json, asyncapi.json, README.md."""
-    from contracts import export as exp
+    from services import catalogue as exp
 
     target = out or exp.DOCS
     if check:

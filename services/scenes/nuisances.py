@@ -38,7 +38,7 @@ def _gradient(img: Image, rng: np.random.Generator) -> Image:
 def _shadow(img: Image, rng: np.random.Generator) -> Image:
     """A soft-edged shadow (a dealer's arm or a lamp housing) darkening part of the frame."""
     h, w = img.shape[:2]
-    mask = np.zeros((h, w), np.float32)
+    mask: np.ndarray = np.zeros((h, w), np.float32)
     n = int(rng.integers(3, 6))
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     r = rng.uniform(0.2, 0.5) * min(h, w)
@@ -86,7 +86,8 @@ def _motion_blur(img: Image, rng: np.random.Generator) -> Image:
     kernel = np.zeros((length, length), np.float32)
     kernel[length // 2, :] = 1.0
     rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    # float32 in, float32 out (asarray copies nothing); the stubs say "any numeric array"
+    kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
     kernel /= max(float(kernel.sum()), 1e-6)
     return cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
 
@@ -102,9 +103,10 @@ def _jpeg(img: Image, rng: np.random.Generator) -> Image:
     """Recorder compression: a JPEG round trip at a low-to-middling quality."""
     quality = int(rng.integers(30, 75))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:  # pragma: no cover - OpenCV always encodes a valid uint8 image
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:  # pragma: no cover - OpenCV always encodes a valid uint8 image
         raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return decoded
 
 
 def _scale(img: Image, gain: np.ndarray) -> Image:
@@ -183,8 +185,8 @@ def homography(shape: tuple[int, ...], rng: np.random.Generator,
         rot = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-12, 12)), 1.0)
         mat = np.vstack([rot, [0, 0, 1]]) @ mat
     if "perspective" in names:
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        jitter = rng.uniform(-0.06, 0.06, (4, 2)) * np.float32([w, h])
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        jitter = rng.uniform(-0.06, 0.06, (4, 2)) * np.array([w, h], np.float32)
         dst = (src + jitter).astype(np.float32)
         mat = cv2.getPerspectiveTransform(src, dst) @ mat
     return mat

@@ -6,18 +6,19 @@ hidden by glare or a hand). `case="no_wheel"` renders the table without a wheel.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from services.vision.synth import nuisances as nz
+from services.scenes import nuisances as nz
+from services.scenes.wheel import compose
+from services.scenes.wheel.ballplace import POCKET, Ball, place
+from services.scenes.wheel.camera import PX1, Shot, make_shot
+from services.scenes.wheel.style import WheelStyle, pick_style
 from services.vision.wheel import reasons as R
 from services.vision.wheel.layout import get_layout
-from services.vision.wheel.synth import compose
-from services.vision.wheel.synth.ballplace import POCKET, Ball, place
-from services.vision.wheel.synth.camera import PX1, Shot, make_shot
-from services.vision.wheel.synth.style import WheelStyle, pick_style
 
 CASES: tuple[str, ...] = (POCKET,) + R.SCENE_CASES + (R.NO_WHEEL,)
 EFFECTS = {R.GLARE: "glare", R.OCCLUDED: "hand"}
@@ -108,7 +109,7 @@ def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
     case: "pocket", one of reasons.SCENE_CASES, "no_wheel", or None (random: `pocket_rate`
     of the frames settled, the rest spread evenly over the no-decision cases).
     style: a name in synth.style.STYLES or None (random). nuisances: names from the shared
-    pipeline (services/vision/synth/nuisances.py), geometric ones included.
+    pipeline (services/scenes/nuisances.py), geometric ones included.
     """
     layout = get_layout(variant)
     names = tuple(nz.check(nuisances))

@@ -6,7 +6,7 @@ tuning must never use (`casino vision synth` refuses them without --heldout), an
 hashes of the dice held-out frames are committed (tests/vision/data/heldout_dice.json): a
 test fails if a renderer or nuisance change silently alters the set the targets are
 measured on. Regenerate that file only on purpose:
-    .venv/bin/python -m services.vision.synth.dataset > tests/vision/data/heldout_dice.json
+    .venv/bin/python -m services.scenes.dataset > tests/vision/data/heldout_dice.json
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from services.vision.synth import dice_scene
-from services.vision.synth import nuisances as nz
+from services.scenes import nuisances as nz
+from services.scenes.dice import scene as dice_scene
 
 KINDS = ("dice", "wheel")
 RESERVED_SEEDS = range(900_000, 901_000)
@@ -73,9 +73,9 @@ def render(spec: SetSpec, index: int) -> tuple[np.ndarray, dict[str, Any]]:
 
 def _render_wheel(rng: np.random.Generator, spec: SetSpec,
                   names: list[str]) -> tuple[np.ndarray, dict[str, Any]]:
-    # The wheel developer's renderer (services/vision/wheel/synth); imported late so dice
+    # The wheel developer's renderer (services/scenes/wheel); imported late so dice
     # work never depends on it.
-    from services.vision.wheel.synth.scene import render_wheel_scene
+    from services.scenes.wheel.scene import render_wheel_scene
     image, label = render_wheel_scene(rng, spec.variant, nuisances=names,
                                       pocket_rate=1.0 - spec.no_decision_rate)
     out = label.to_dict()
@@ -108,6 +108,8 @@ def write_set(out_dir: str | Path, spec: SetSpec,
             raise OSError(f"cannot write {out / name}")
         frames.append({"file": name, "index": i, "sha256": pixel_sha256(image), **label})
         progress(1)
+    # The generator's id: its module's path before it moved to services/scenes/, kept so that
+    # the manifests are the same as before the move.
     manifest = {"generator": "services.vision.synth.dataset/1", **spec.to_json(),
                 "frames": frames}
     path = out / MANIFEST

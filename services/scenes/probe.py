@@ -1,8 +1,8 @@
 """Tuning probe for the wheel reader: accuracy and speed on frames from tuning seeds.
 
-    .venv/bin/python -m services.vision.wheel.probe --n 400 --seed 31337 --variant european
+    .venv/bin/python -m services.scenes.probe --n 400 --seed 31337 --variant european
 
-Frames are rendered exactly as the labelled sets are (services/vision/synth/dataset.py: each
+Frames are rendered exactly as the labelled sets are (services/scenes/dataset.py: each
 frame draws half of all nuisances, 30 % no-decision frames) but from a seed of your choice;
 the held-out seeds (dataset.RESERVED_SEEDS) are refused, so tuning never sees the set the
 targets are measured on. Prints the evaluation tables (services/vision/evaluate.py) and the
@@ -16,8 +16,8 @@ import time
 import cv2
 import numpy as np
 
+from services.scenes import dataset as D
 from services.vision import evaluate as E
-from services.vision.synth import dataset as D
 from services.vision.wheel.reader import read_wheel
 
 

@@ -12,8 +12,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from services.scenes.wheel.style import WheelStyle
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout, get_layout
-from services.vision.wheel.synth.style import WheelStyle
 
 AA = cv2.LINE_AA
 
@@ -85,8 +85,8 @@ def rotor_layer(style: WheelStyle, variant: str, px: int) -> tuple[np.ndarray, n
     for k, col in enumerate(layout.colours):
         a0, a1 = k * layout.pitch - half, k * layout.pitch + half
         fill = colour[col] if style.pockets_coloured else style.plain
-        fill = tuple(int(v * 0.85) for v in fill)  # recessed: a little darker than the ring
-        cv2.ellipse(img, c, (pocket_r, pocket_r), 0, a0, a1, fill, -1, AA)
+        recessed = tuple(int(v * 0.85) for v in fill)  # a little darker than the ring
+        cv2.ellipse(img, c, (pocket_r, pocket_r), 0, a0, a1, recessed, -1, AA)
     _cone_and_turret(img, c, px, style)
     _frets(img, c, px, style, layout)
     _numbers(img, c, px, style, layout)

@@ -9,17 +9,17 @@ in every frame; shake, sensor noise and compression change from frame to frame.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from services.vision.synth import nuisances as nz
+from services.scenes import nuisances as nz
+from services.scenes.wheel.ballplace import POCKET, Ball, in_pocket
+from services.scenes.wheel.camera import make_shot
+from services.scenes.wheel.scene import WheelLabel, render_shot
+from services.scenes.wheel.style import pick_style
 from services.vision.wheel import reasons as R
 from services.vision.wheel.layout import get_layout
-from services.vision.wheel.synth.ballplace import POCKET, Ball, in_pocket
-from services.vision.wheel.synth.camera import make_shot
-from services.vision.wheel.synth.scene import WheelLabel, render_shot
-from services.vision.wheel.synth.style import pick_style
 
 PER_FRAME = ("motion_blur", "noise", "jpeg")  # change from frame to frame
 EXPOSURE = 0.2                                 # the shutter is open this fraction of a frame

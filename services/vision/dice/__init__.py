@@ -1,0 +1,1 @@
+"""The dice reader: landing-area calibration, segmentation, faces (services/vision/README.md)."""

@@ -1,1 +1,0 @@
-"""Synthetic CCTV frames: shared nuisances, dice scenes, labelled-set writer."""
