@@ -7,8 +7,8 @@ service refuses a ResolveVerification the same way through `authorize`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from contracts.envelope import Command, type_of
 

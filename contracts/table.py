@@ -59,7 +59,7 @@ class BetSpec(_Data):
                     "until the next spin. None: the profile's default.")
 
     @model_validator(mode="after")
-    def _chips_match_stake(self) -> "BetSpec":
+    def _chips_match_stake(self) -> BetSpec:
         if self.chips and sum(c.value for c in self.chips) != self.stake.amount:
             raise ValueError("chips: the chips' total does not equal stake.amount")
         return self

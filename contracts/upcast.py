@@ -7,7 +7,8 @@ the newest version.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Upcast = Callable[[dict[str, Any]], dict[str, Any]]
 

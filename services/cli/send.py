@@ -9,11 +9,12 @@ line does not stop the others; it makes the exit status 1. Validation is the ser
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
-import dataclasses
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 from pydantic import ValidationError
@@ -119,7 +120,7 @@ def with_defaults(obj: dict[str, Any], versions: dict[str, int]) -> dict[str, An
     return filled
 
 
-def validate(number: int, content: bytes, versions: dict[str, int]) -> "Command | Answer":
+def validate(number: int, content: bytes, versions: dict[str, int]) -> Command | Answer:
     """The line as a Command, or the refusal Answer saying which field is wrong and why.
 
     The model lookup and validation are those of contracts.codec.decode (what the table
@@ -166,7 +167,7 @@ class Sender:
         self._producer = None
         self._unreachable: str | None = None   # why the producer could not be made
 
-    def send(self, number: int, command: "Command") -> Answer:
+    def send(self, number: int, command: Command) -> Answer:
         from contracts.codec import encode
         from contracts.topics import topic_for
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import duckdb
 
@@ -14,12 +15,12 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event, Message
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from services.projections import store
-from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
 from services.projections.dashboard import dashboard_routes
+from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
 from services.runtime.bus import Bus, Rejected
 from services.runtime.service import Service, run_service
-from services.runtime.store import BatchContext
 from services.runtime.settings import Settings
+from services.runtime.store import BatchContext
 
 SERVICE = "projector"
 IDLE_RELEASE_SECONDS = 0.5   # let other processes read the file when there is nothing to do

@@ -3,10 +3,9 @@ aggregate sequence) is skipped, so replaying the log gives the same tables; a ga
 aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from functools import singledispatch
-
-import json
 
 import duckdb
 
@@ -14,8 +13,19 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
-    BetPlaced, BetRejected, BetSettled, BetsClosed, CommandRejected, LimitsChanged,
-    PlayerLeft, PlayerSeated, RoundOpened, RoundSettled, SpinResulted, TableClosed, TableOpened,
+    BetPlaced,
+    BetRejected,
+    BetsClosed,
+    BetSettled,
+    CommandRejected,
+    LimitsChanged,
+    PlayerLeft,
+    PlayerSeated,
+    RoundOpened,
+    RoundSettled,
+    SpinResulted,
+    TableClosed,
+    TableOpened,
 )
 from contracts.vision import (
     DealerResultNoted,

@@ -10,8 +10,9 @@ redelivered message can be recognised (`has_handled`).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, ClassVar, Iterable, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from contracts.envelope import Command, Event, Message
 

@@ -15,12 +15,16 @@ import inspect
 import logging
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import (
-    TYPE_CHECKING, Any, AsyncContextManager, Awaitable, Callable, Mapping, Sequence, TypeVar,
+    TYPE_CHECKING,
+    Any,
+    AsyncContextManager,
+    TypeVar,
     Union,
 )
 
-from aiokafka import ConsumerRecord, ConsumerRebalanceListener, TopicPartition
+from aiokafka import ConsumerRebalanceListener, ConsumerRecord, TopicPartition
 from aiokafka.coordinator.assignors.range import RangePartitionAssignor
 from aiokafka.errors import KafkaError
 from aiokafka.structs import RecordMetadata
@@ -60,7 +64,7 @@ class Rejected(Exception):
 
 # A handler is a plain function of the message and the batch's context (a unit of work, a
 # projection transaction); it may be a coroutine function.
-Handler = Callable[[Any, Any], Union[Awaitable[None], None]]
+Handler = Callable[[Any, Any], Awaitable[None] | None]
 Handlers = Mapping[type[Message], Handler]
 
 
@@ -121,7 +125,7 @@ class Bus:
     # -- consuming --------------------------------------------------------------------------
     def consume(self, topics: Sequence[TopicSpec], group_id: str, handlers: Handlers, *,
                 context: Callable[[], AsyncContextManager[Any]] | None = None,
-                owner: "AggregateStore[Any] | None" = None, description: str = "",
+                owner: AggregateStore[Any] | None = None, description: str = "",
                 max_records: int = 500) -> None:
         """Consume `topics` in batches, each inside `context()` (a unit of work, a database
         transaction), whose exit publishes or commits; offsets are committed after it. With
@@ -260,7 +264,7 @@ class _no_context:
 class _Ownership(ConsumerRebalanceListener):
     """Consumer-group rebalances decide which partitions' aggregates this instance holds."""
 
-    def __init__(self, store: "AggregateStore[Any]", topic: str) -> None:
+    def __init__(self, store: AggregateStore[Any], topic: str) -> None:
         self.store, self.topic = store, topic
 
     async def on_partitions_revoked(self, revoked: list[TopicPartition]) -> None:

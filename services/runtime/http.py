@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 import json
 import socket
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -37,7 +38,7 @@ class _InLoopServer(uvicorn.Server):
 
 class HttpServer:
     def __init__(self, *, status: Callable[[], Mapping[str, Any]], health: Health | None = None,
-                 metrics: "ServiceMetrics | None" = None, routes: Sequence[BaseRoute] = (),
+                 metrics: ServiceMetrics | None = None, routes: Sequence[BaseRoute] = (),
                  port: int = 0, host: str = "127.0.0.1") -> None:
         self._status, self._health, self._metrics = status, health, metrics
         self.host, self.port = host, port

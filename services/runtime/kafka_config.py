@@ -16,8 +16,9 @@ KAFKA_FETCH_MAX_WAIT_MS   consumer fetch_max_wait_ms (default 500, the clients' 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 Acks = int | str          # 0, 1 or "all" — the spelling both aiokafka and kafka-python accept
 _ACKS: dict[str, Acks] = {"0": 0, "1": 1, "all": "all", "-1": "all"}

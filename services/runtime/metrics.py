@@ -8,7 +8,12 @@ The bus calls these methods; `HttpServer` serves `render()` at /metrics.
 from __future__ import annotations
 
 from prometheus_client import (
-    CollectorRegistry, Counter, Gauge, Histogram, Info, generate_latest,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    generate_latest,
 )
 
 # One consumed batch takes from about a millisecond (a few events) to seconds (a DuckDB

@@ -3,7 +3,7 @@ the log (before they accept new messages for it) and find their latest snapshot.
 from __future__ import annotations
 
 import logging
-from typing import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
@@ -24,7 +24,7 @@ class LogReader:
                                          # record came; every partition read pays it once
                                          fetch_max_wait_ms=100)
 
-    async def __aenter__(self) -> "LogReader":
+    async def __aenter__(self) -> LogReader:
         await self.consumer.start()
         return self
 

@@ -7,7 +7,7 @@ beyond is a gap — detected and reported, never silently applied.
 from __future__ import annotations
 
 import enum
-from typing import MutableMapping
+from collections.abc import MutableMapping
 
 
 class Verdict(enum.Enum):

@@ -8,9 +8,10 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from starlette.routing import BaseRoute
 

@@ -21,7 +21,7 @@ class Settings:
     var_dir: Path = field(default_factory=lambda: REPO_ROOT / "var")
 
     @classmethod
-    def from_env(cls, bootstrap: str | None = None) -> "Settings":
+    def from_env(cls, bootstrap: str | None = None) -> Settings:
         kafka = kafka_config()
         return cls(bootstrap=bootstrap or kafka.bootstrap or DEFAULT_BOOTSTRAP, kafka=kafka,
                    var_dir=Path(os.environ.get("CASINO_VAR_DIR", REPO_ROOT / "var")))

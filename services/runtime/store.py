@@ -24,9 +24,13 @@ import contextlib
 import logging
 import time
 from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import (
-    TYPE_CHECKING, AsyncIterator, Callable, Generic, Iterator, Protocol, Sequence, TypeVar,
+    TYPE_CHECKING,
+    Generic,
+    Protocol,
+    TypeVar,
 )
 
 from contracts.envelope import Event
@@ -46,10 +50,10 @@ class Publisher(Protocol):
     """What the store needs of a bus: publish and read the log (runtime.bus.Bus, or the
     in-memory one of handler tests, runtime.testing.MemoryBus)."""
 
-    async def publish(self, messages: Sequence["Message"]) -> list["RecordMetadata"]: ...
+    async def publish(self, messages: Sequence[Message]) -> list[RecordMetadata]: ...
 
-    async def publish_records(self, records: Sequence["Message"], topic: TopicSpec,
-                              partition: int) -> list["RecordMetadata"]: ...
+    async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
+                              partition: int) -> list[RecordMetadata]: ...
 
     def reader(self) -> LogReader: ...
 
@@ -89,7 +93,7 @@ class LoadReport:
 
 class AggregateStore(Generic[A]):
     def __init__(self, *, factory: Callable[[str], A], aggregate_type: str, events: TopicSpec,
-                 bus: "Publisher | None" = None, bootstrap: str | None = None,
+                 bus: Publisher | None = None, bootstrap: str | None = None,
                  snapshots: TopicSpec | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY) -> None:
         """`bus` publishes the events; without one the store is read-only (a dealer
@@ -208,7 +212,7 @@ class AggregateStore(Generic[A]):
 
     # ----- units of work ------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def unit_of_work(self) -> AsyncIterator["UnitOfWork[A]"]:
+    async def unit_of_work(self) -> AsyncIterator[UnitOfWork[A]]:
         async with self.lock:
             if self._stale:
                 await self._load(set(self._stale))

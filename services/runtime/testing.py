@@ -4,8 +4,8 @@ claims run on the real broker (tests/e2e)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import AsyncIterator, Sequence
 
 from contracts import encode, topic_for
 from contracts.envelope import Message
@@ -62,7 +62,7 @@ class MemoryReader:
     def __init__(self, bus: MemoryBus) -> None:
         self.bus = bus
 
-    async def __aenter__(self) -> "MemoryReader":
+    async def __aenter__(self) -> MemoryReader:
         return self
 
     async def __aexit__(self, *_exc: object) -> None:

@@ -5,15 +5,21 @@ import asyncio
 import logging
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from contracts.envelope import Message, new_id
-from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC
+from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
-from services.simulator.floor import (SimTable, finish_round, make_tables, open_table,
-                                      round_commands, seat_players)
+from services.simulator.floor import (
+    SimTable,
+    finish_round,
+    make_tables,
+    open_table,
+    round_commands,
+    seat_players,
+)
 from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,16 @@ from dataclasses import dataclass, field
 
 from contracts.envelope import Actor, Command, new_id
 from contracts.table import (
-    CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData,
-    SeatData, SeatPlayer, TableOpenedData,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    SeatData,
+    SeatPlayer,
+    TableOpenedData,
 )
 from services.rules.core import get_profile
 from services.rules.roulette.switches import ZERO_EVEN

@@ -3,11 +3,16 @@ store (one gap policy): each table's open/closed state and where its round stand
 camera's last frame number. The simulator resumes from these instead of re-opening tables."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from contracts.envelope import Event
 from contracts.table import (
-    BetsClosed, RoundOpened, RoundSettled, SpinResulted, TableClosed, TableOpened,
+    BetsClosed,
+    RoundOpened,
+    RoundSettled,
+    SpinResulted,
+    TableClosed,
+    TableOpened,
     TableOpenedData,
 )
 from contracts.topics import TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC

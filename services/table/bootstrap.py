@@ -4,12 +4,16 @@ that owns a partition owns its tables), the hold timer, and what run_service run
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from contracts.envelope import utcnow
 from contracts.topics import (
-    TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, TABLE_SNAPSHOTS_TOPIC, VISION_CHECKS_TOPIC,
+    TABLE_COMMANDS_TOPIC,
+    TABLE_EVENTS_TOPIC,
+    TABLE_SNAPSHOTS_TOPIC,
+    VISION_CHECKS_TOPIC,
 )
 from services.runtime.bus import Bus
 from services.runtime.service import Service, every, run_service

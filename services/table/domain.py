@@ -23,17 +23,50 @@ from typing import Any
 from contracts.envelope import Command, Event
 from contracts.money import Money
 from contracts.payouts import (
-    PayoutsHeld, PayoutsHeldData, PayoutsReleased, PayoutsReleasedData, ReleaseOutcome,
-    SettlementCorrected, SettlementCorrectedData,
+    PayoutsHeld,
+    PayoutsHeldData,
+    PayoutsReleased,
+    PayoutsReleasedData,
+    ReleaseOutcome,
+    SettlementCorrected,
+    SettlementCorrectedData,
 )
 from contracts.permissions import authorize
 from contracts.table import (
-    BetPlaced, BetPlacedData, BetRejected, BetRejectedData, BetSettled,
-    BetLimits, BetsClosed, BetsClosedData, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
-    CommandRejectCode, CommandRejectedData, LeaveSeat, LimitsChanged, OpenRound, OpenTable,
-    PlaceBet, PlayerLeft, PlayerLeftData, PlayerSeated, PlayerSeatedData, RecordSpin,
-    RoundOpened, RoundOpenedData, RoundSettled, RoundSettledData, SeatPlayer, SpinResulted,
-    TableClosed, TableOpened, TableOpenedData,
+    BetLimits,
+    BetPlaced,
+    BetPlacedData,
+    BetRejected,
+    BetRejectedData,
+    BetsClosed,
+    BetsClosedData,
+    BetSettled,
+    BetSpec,
+    ChangeLimits,
+    CloseBets,
+    CloseTable,
+    CommandRejectCode,
+    CommandRejected,
+    CommandRejectedData,
+    LeaveSeat,
+    LimitsChanged,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlayerLeft,
+    PlayerLeftData,
+    PlayerSeated,
+    PlayerSeatedData,
+    RecordSpin,
+    RoundOpened,
+    RoundOpenedData,
+    RoundSettled,
+    RoundSettledData,
+    SeatPlayer,
+    SpinResulted,
+    TableClosed,
+    TableOpened,
+    TableOpenedData,
 )
 from contracts.vision import VerificationRequested, VerificationResolved
 from services.rules.core import RulesError, get_profile
@@ -421,7 +454,7 @@ class TableSession(Aggregate):
         snapshot.load(self, state)
 
     @classmethod
-    def from_snapshot_state(cls, aggregate_id: str, state: dict[str, Any]) -> "TableSession":
+    def from_snapshot_state(cls, aggregate_id: str, state: dict[str, Any]) -> TableSession:
         table = cls(aggregate_id)
         table.restore_state(state)
         return table

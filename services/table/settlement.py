@@ -5,7 +5,7 @@ answers with the amount and the seed rule behind it.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from contracts.money import Money
 from contracts.table import BetPlacedData, BetSettledData, BetSpec, TableOpenedData

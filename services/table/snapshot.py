@@ -53,7 +53,7 @@ def load_round(state: dict[str, Any]) -> Round:
     )
 
 
-def dump(table: "TableSession") -> dict[str, Any]:
+def dump(table: TableSession) -> dict[str, Any]:
     current = table.round
     return {
         "config": table.config.model_dump(mode="json") if table.config is not None else None,
@@ -68,7 +68,7 @@ def dump(table: "TableSession") -> dict[str, Any]:
     }
 
 
-def load(table: "TableSession", state: dict[str, Any]) -> None:
+def load(table: TableSession, state: dict[str, Any]) -> None:
     config = state["config"]
     table.config = TableOpenedData.model_validate(config) if config is not None else None
     table.closed = state["closed"]

@@ -2,7 +2,7 @@
 topics (the tools accept only registered topic names, so modules must not share a broker)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

@@ -3,8 +3,8 @@ record shown as an error object (exit 1), --key, --limit, following new records.
 from __future__ import annotations
 
 import subprocess
-from datetime import datetime, timezone
-from typing import Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -16,7 +16,7 @@ from tests.e2e.floor import produce_raw
 
 TOPIC = "floor.table.events"
 DEAD = "floor.deadletter"   # one partition: the order is the log's
-AT = datetime(2026, 11, 25, 20, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 
 
 def opened(table: str) -> TableOpened:

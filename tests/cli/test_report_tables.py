@@ -2,13 +2,20 @@
 once the projection has that column."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetSpec, CloseBets, OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData,
+    BetSpec,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
     TableOpenedData,
 )
 from services.projections import store
@@ -16,7 +23,7 @@ from services.projections.projector import apply_events
 from services.table.domain import TableSession
 from tests.cli.tools import json_lines, run
 
-AT = datetime(2026, 11, 25, 20, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 
 
 def one_round(table_id: str) -> list:

@@ -9,8 +9,8 @@ import importlib
 import inspect
 import pkgutil
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "regulations.md"

@@ -5,17 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
-from pathlib import Path
-
-from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from contracts.table import BetSettled, RoundSettled
-
 from contracts.vision import HOLD_LIMIT
 from services.projections import app as projector_app
 from services.projections import store

@@ -10,9 +10,9 @@ from services.projections import store
 from services.projections.projector import apply_events
 from services.projections.report import table_report
 from services.table.domain import TableSession
-from tests.table.unit import handle, hold, resolve
 from tests.projections.test_report import PIT, T0, play
 from tests.table.test_holds import requested, resolved
+from tests.table.unit import handle, hold, resolve
 
 
 def corrected_floor() -> list:

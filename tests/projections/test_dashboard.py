@@ -4,7 +4,7 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+from datetime import datetime
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Actor

@@ -2,7 +2,6 @@
 (seed 002 §1.3; seed 004 RG §6), from a real DuckDB file fed by real round-check events."""
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
 
 from click.testing import CliRunner
 

@@ -1,5 +1,5 @@
 """The per-table report over a real DuckDB file: time range, hold %, exact money."""
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from contracts.envelope import Actor

@@ -5,14 +5,23 @@ import json
 from contracts.codec import decode, encode
 from contracts.envelope import Actor
 from contracts.table import (
-    BetLimits, CloseBets, CloseTable, LeaveSeat, OpenRound, OpenTable, RecordSpin,
-    RecordSpinData, SeatData, SeatPlayer, TableOpenedData,
+    BetLimits,
+    CloseBets,
+    CloseTable,
+    LeaveSeat,
+    OpenRound,
+    OpenTable,
+    RecordSpin,
+    RecordSpinData,
+    SeatData,
+    SeatPlayer,
+    TableOpenedData,
 )
 from services.projections import store
 from services.projections.projector import apply_events
 from services.projections.report import table_report
-from tests.contracts.test_table_contracts import V1_OPENED
 from services.table.domain import TableSession
+from tests.contracts.test_table_contracts import V1_OPENED
 from tests.table.test_domain import T, cmd
 from tests.table.test_session_rules import bet
 from tests.table.unit import handle

@@ -6,8 +6,9 @@ so the store is tested apart from the table session's rules."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from services.runtime.settings import Settings
 from services.runtime.store import AggregateBroken, AggregateStore
 from tests.e2e.floor import produce_raw
 
-T0 = datetime(2026, 11, 25, 20, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 DEALER = Actor(employee_id="D1", role="dealer")
 
 

@@ -1,14 +1,28 @@
 """The table session aggregate, without a broker: rounds, refusals, settlement, idempotency."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.table import (
-    BetPlaced, BetRejected, BetSettled, BetSpec, ChangeLimits, CloseBets, CloseTable, CommandRejected,
-    OpenRound, OpenTable, PlaceBet, PlaceBetData, RecordSpin, RecordSpinData, RoundSettled,
-    SpinResulted, TableOpenedData,
+    BetPlaced,
+    BetRejected,
+    BetSettled,
+    BetSpec,
+    ChangeLimits,
+    CloseBets,
+    CloseTable,
+    CommandRejected,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    RecordSpin,
+    RecordSpinData,
+    RoundSettled,
+    SpinResulted,
+    TableOpenedData,
 )
 from services.table.domain import RoundState, TableSession
 from tests.table.unit import handle
@@ -22,7 +36,7 @@ def cmd(cls, actor=None, **kw):
     """A command from the dealer, or from the pit boss for what only a supervisor may do."""
     actor = actor or (PIT if cls in (OpenTable, CloseTable, ChangeLimits) else DEALER)
     return cls(target_id=T, issued_by="test", actor=actor,
-               issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=timezone.utc), **kw)
+               issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=UTC), **kw)
 
 
 def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", currency="BOB",

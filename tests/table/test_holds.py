@@ -1,23 +1,32 @@
 """Payout holds and corrections in the table aggregate, without a broker (seed 002 §1.3; seed
 004 RG §6; «en prisión», seed 000 §4.1.4.2 item 11)."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
-    BetSettled, CloseBets, OpenRound, OpenTable, RecordSpin, RecordSpinData, RoundSettled,
+    BetSettled,
+    CloseBets,
+    OpenRound,
+    OpenTable,
+    RecordSpin,
+    RecordSpinData,
+    RoundSettled,
     TableOpenedData,
 )
 from contracts.vision import (
-    VerificationRequested, VerificationRequestedData, VerificationResolved,
-    VerificationResolvedData, hold_deadline,
+    VerificationRequested,
+    VerificationRequestedData,
+    VerificationResolved,
+    VerificationResolvedData,
+    hold_deadline,
 )
 from services.table.domain import KEEP_ROUNDS, TableSession
-from tests.table.unit import handle, hold, release, resolve
 from tests.table.test_domain import T, bet, cmd, play, table  # noqa: F401  (fixture)
+from tests.table.unit import handle, hold, release, resolve
 
-DECLARED = datetime(2026, 11, 21, 20, 1, tzinfo=timezone.utc)
+DECLARED = datetime(2026, 11, 21, 20, 1, tzinfo=UTC)
 DEADLINE = hold_deadline(DECLARED)
 
 

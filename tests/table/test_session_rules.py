@@ -5,9 +5,27 @@ from contracts.envelope import Actor
 from contracts.money import Money
 from contracts.permissions import authorize
 from contracts.table import (
-    BetLimits, BetPlaced, BetRejected, ChangeLimits, CloseBets, CloseTable, CommandRejected,
-    LeaveSeat, LimitsData, OpenRound, OpenTable, PlaceBet, PlaceBetData, PlayerLeft,
-    PlayerSeated, RecordSpin, RecordSpinData, SeatData, SeatPlayer, TableOpenedData, BetSpec,
+    BetLimits,
+    BetPlaced,
+    BetRejected,
+    BetSpec,
+    ChangeLimits,
+    CloseBets,
+    CloseTable,
+    CommandRejected,
+    LeaveSeat,
+    LimitsData,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    PlaceBetData,
+    PlayerLeft,
+    PlayerSeated,
+    RecordSpin,
+    RecordSpinData,
+    SeatData,
+    SeatPlayer,
+    TableOpenedData,
 )
 from services.table.domain import TableSession
 from services.table.games import ADAPTERS

@@ -3,7 +3,13 @@ import json
 import random
 
 from contracts.table import (
-    CloseBets, OpenRound, PlaceBet, RecordSpin, RecordSpinData, SeatData, SeatPlayer,
+    CloseBets,
+    OpenRound,
+    PlaceBet,
+    RecordSpin,
+    RecordSpinData,
+    SeatData,
+    SeatPlayer,
 )
 from services.table.domain import TableSession
 from tests.table.test_domain import bet, cmd

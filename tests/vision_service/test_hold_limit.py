@@ -3,7 +3,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from contracts.vision import HOLD_LIMIT, VerificationRequested, check_hold_limit, hold_deadline
+from contracts.vision import HOLD_LIMIT, check_hold_limit, hold_deadline
 from services.vision.service.checks import RoundCheck
 from tests.vision_service.test_checks import dealer, frame, read, spin
 

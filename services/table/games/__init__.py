@@ -11,7 +11,8 @@ yet; the rules engine settles it offline (`casino rules settle`).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from contracts.envelope import Command
 from contracts.payouts import BetCorrectionData
@@ -57,7 +58,7 @@ class GameAdapter(Protocol):
                result: str, carried: Iterable[BetPlacedData] = ()) -> list[BetSettledData]:
         """Settle a round's bets and the stakes carried from the round before («en prisión»)."""
 
-    def correct(self, config: TableOpenedData, rnd: "Round", next_rnd: "Round | None",
+    def correct(self, config: TableOpenedData, rnd: Round, next_rnd: Round | None,
                 result: str) -> list[BetCorrectionData]:
         """The bets of `rnd` whose payout changes when its result is `result` instead."""
 

@@ -12,12 +12,17 @@ only for the card games (seed 002 §2.1.6.3, seed 000 §2.3.6.3, §2.4.4.2, seed
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from contracts.envelope import Command
 from contracts.payouts import BetCorrectionData
 from contracts.table import (
-    BetLimits, BetPlacedData, BetSettledData, BetSpec, SpinResultedData, TableOpenedData,
+    BetLimits,
+    BetPlacedData,
+    BetSettledData,
+    BetSpec,
+    SpinResultedData,
+    TableOpenedData,
 )
 from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import DEFAULT_KEY, TableLimits

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from contracts.topics import (
-    TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, VISION_COMMANDS_TOPIC, VISION_FRAMES_TOPIC,
+    TABLE_EVENTS_TOPIC,
+    VISION_CHECKS_TOPIC,
+    VISION_COMMANDS_TOPIC,
+    VISION_FRAMES_TOPIC,
 )
 from contracts.vision import HOLD_LIMIT, check_hold_limit
 from services.runtime.bus import Bus, bind
+from services.runtime.evidence import EvidenceStore
 from services.runtime.service import Service, run_service
 from services.runtime.settings import Settings
 from services.runtime.store import AggregateStore
 from services.vision.memory import keep_frame_buffers
 from services.vision.service import handlers
 from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
-from services.runtime.evidence import EvidenceStore
 
 SERVICE = "vision-service"
 

@@ -20,6 +20,7 @@ from functools import singledispatchmethod
 from typing import Any
 
 from contracts.envelope import Event, Message
+from contracts.permissions import authorize
 from contracts.table import CommandRejectedData
 from contracts.vision import (
     HOLD_LIMIT,
@@ -40,7 +41,6 @@ from contracts.vision import (
     VerificationResolvedData,
     hold_deadline,
 )
-from contracts.permissions import authorize
 from services.runtime.aggregate import Aggregate
 
 # Below this a reading is not trusted to confirm a result. The readers' confidence is a
