@@ -23,6 +23,7 @@ from services.simulator.floor import (
 from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)
+LIVE_GAMES = ("roulette",)  # the games the table service has a live adapter for
 FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
 
 
@@ -34,13 +35,18 @@ def simulator_bus(settings: Settings) -> Bus:
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
-                   profile: str = "BO", currency: str = "BOB",
+                   profile: str = "BO", currency: str = "BOB", game: str = "roulette",
+                   variant: str = "european",
                    progress: Callable[[int, int], None] | None = None,
                    stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
     (0 = as fast as possible). Returns the number of rounds sent."""
+    if game not in LIVE_GAMES:
+        raise ValueError(f"game: the floor simulator plays {', '.join(LIVE_GAMES)}; {game} has "
+                         f"no live table adapter yet (the rules engine settles it offline: "
+                         f"casino rules settle)")
     rng = random.Random(seed)
-    floor = make_tables(tables, profile, currency)
+    floor = make_tables(tables, profile, currency, variant)
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:

@@ -1,17 +1,25 @@
-"""`casino simulate`: play rounds at N roulette tables with random players."""
+"""`casino simulate`: play rounds of a game at N tables with random players."""
 from __future__ import annotations
 
 import asyncio
 import signal
+from typing import get_args
 
 import click
 
+from contracts.table import Game, TableWheel
 from services.runtime.settings import Settings
 
 
 @click.command()
 @click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", required=True,
               help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS).")
+@click.option("--game", type=click.Choice(get_args(Game)), default="roulette", show_default=True,
+              help="The game played; the table service plays roulette live today (the others "
+                   "are refused with the reason).")
+@click.option("--variant", type=click.Choice(get_args(TableWheel)), default="european",
+              show_default=True, help="Roulette: the wheel (american has 00; american_single "
+                                      "is CL-ARICA's one-zero american wheel).")
 @click.option("--tables", type=click.IntRange(1, 99), default=3, show_default=True)
 @click.option("--rounds", type=click.IntRange(0), default=0, show_default=True,
               help="Rounds per table; 0 = play until stopped.")
@@ -25,11 +33,27 @@ from services.runtime.settings import Settings
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
-def simulate(bootstrap: str, tables: int, rounds: int, rate: float, seed: int | None,
-             profile: str, currency: str, cameras: bool, dealer_error_rate: float) -> None:
-    """Play rounds continuously at N roulette tables (bets, «no más apuestas», results)."""
+def simulate(bootstrap: str, game: str, variant: str, tables: int, rounds: int, rate: float,
+             seed: int | None, profile: str, currency: str, cameras: bool,
+             dealer_error_rate: float) -> None:
+    """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
+    apuestas», results; exits non-zero when the game cannot be played live."""
+    from services.rules.core import RulesError, get_profile
+    from services.rules.roulette.paytable import check_wheel
+    from services.simulator.app import LIVE_GAMES
     from services.simulator.app import simulate as run
     from services.simulator.cameras import WheelCameras
+
+    if game not in LIVE_GAMES:
+        raise click.UsageError(f"--game {game}: the table service has no live adapter for it "
+                               f"yet (live: {', '.join(LIVE_GAMES)}); the rules engine settles "
+                               f"it offline with `casino rules settle`")
+    try:
+        check_wheel(get_profile(profile), variant)
+    except RulesError as err:
+        raise click.UsageError(f"--variant {variant}: {err.reason}") from None
+    if cameras and variant != "european":
+        raise click.UsageError("--cameras: the simulated wheel cameras render a european wheel")
 
     def progress(sent: int, total: int) -> None:
         click.echo(f"[simulate] {sent} rounds sent" + (f" of {total}" if total else ""), err=True)
@@ -42,8 +66,8 @@ def simulate(bootstrap: str, tables: int, rounds: int, rate: float, seed: int | 
         gateway = (WheelCameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate)
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
-                         profile=profile, currency=currency, progress=progress, stop=stop,
-                         cameras=gateway)
+                         profile=profile, currency=currency, game=game, variant=variant,
+                         progress=progress, stop=stop, cameras=gateway)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)

@@ -41,10 +41,13 @@ def player_mix(profile: str) -> Mix:
     return Mix(prison_rate=PRISON_RATE if offered else 0.0)
 
 
-def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[SimTable]:
+def make_tables(count: int, profile: str = "BO", currency: str = "BOB",
+                variant: str = "european") -> list[SimTable]:
+    """`count` roulette tables of the profile, on a `variant` wheel (european, american,
+    american_single)."""
     return [SimTable(
         table_id=f"RUL-{i:02d}",
-        config=TableOpenedData(game="roulette", variant="european", profile=profile,
+        config=TableOpenedData(game="roulette", variant=variant, profile=profile,
                                currency=currency, min_bet=100, max_bet=50_000),
         dealer=Actor(employee_id=f"D{100 + i}", role="dealer"),
         players=[f"P{i:02d}{s}" for s in range(1, 7)],
@@ -77,7 +80,7 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
     cmds.append(CloseBets(actor=table.dealer, **common))
     if rng.random() < mix.late_bet_rate:
         cmds.append(_bet(table, rng, Mix(over_max_rate=0), common))
-    result = pocket if pocket is not None else str(rng.randrange(37))
+    result = pocket if pocket is not None else spin(table, rng)
     cmds.append(RecordSpin(actor=table.dealer, payload=RecordSpinData(pocket=result), **common))
     return cmds
 
@@ -85,8 +88,14 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
 def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Command]:
     """Commands that bring a round left open by an earlier run to its end."""
     common = dict(target_id=table.table_id, issued_by=SOURCE, actor=table.dealer)
-    spin = RecordSpin(payload=RecordSpinData(pocket=str(rng.randrange(37))), **common)
-    return {"betting": [CloseBets(**common), spin], "closed": [spin]}.get(state, [])
+    result = RecordSpin(payload=RecordSpinData(pocket=spin(table, rng)), **common)
+    return {"betting": [CloseBets(**common), result], "closed": [result]}.get(state, [])
+
+
+def spin(table: SimTable, rng: random.Random) -> str:
+    """Where the ball lands: 0-36, and 00 on a double-zero (american) wheel."""
+    n = rng.randrange(38 if table.config.variant == "american" else 37)
+    return "00" if n == 37 else str(n)
 
 
 def _bet(table: SimTable, rng: random.Random, mix: Mix, common: dict) -> Command:

@@ -1,0 +1,43 @@
+"""The simulator's dealer commands, played through a real table session (pure, no broker): every
+command it sends for a game and wheel is one the table accepts, and every round settles."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from contracts.table import BetRejected, CommandRejected, RoundSettled, SpinResulted
+from services.simulator.floor import make_tables, open_table, round_commands, seat_players
+from services.table.domain import TableSession
+
+
+@pytest.mark.parametrize(("profile", "variant"), [
+    ("BO", "european"), ("CL-ARICA", "american"), ("CL-ARICA", "american_single"),
+    ("AR-RUL", "european"), ("LIVE-GG", "european")])
+def test_every_round_the_simulator_plays_is_accepted_and_settled(profile, variant):
+    [table] = make_tables(1, profile, "BOB", variant)
+    session, rng, events = TableSession(table.table_id), random.Random(3), []
+    for command in [open_table(table), *seat_players(table)]:
+        session.handle(command)
+    for _ in range(120):
+        for command in round_commands(table, rng):
+            session.handle(command)
+    events = session.collect()
+    refused = [e for e in events if isinstance(e, CommandRejected)]
+    assert refused == [], refused[:1]
+    codes = Counter(e.payload.code for e in events if isinstance(e, BetRejected))
+    assert set(codes) <= {"OVER_MAXIMUM", "BETTING_CLOSED"}  # the mistakes it makes on purpose
+    assert sum(isinstance(e, RoundSettled) for e in events) == 120
+    pockets = {e.payload.pocket for e in events if isinstance(e, SpinResulted)}
+    assert ("00" in pockets) == (variant == "american")
+
+
+def test_a_wheel_the_profile_does_not_play_is_refused_before_anything_is_sent():
+    from click.testing import CliRunner
+
+    from services.cli.main import casino
+    result = CliRunner().invoke(casino, ["simulate", "--bootstrap", "127.0.0.1:1",
+                                         "--profile", "BO", "--variant", "american"])
+    assert result.exit_code == 2
+    assert "--variant american: profile BO plays the european wheel" in result.output
