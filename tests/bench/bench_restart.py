@@ -22,7 +22,7 @@ from deploy.local.broker import EmbeddedBroker
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.runtime.store import SNAPSHOT_EVERY, AggregateStore
-from services.simulator.floor import make_tables, open_table, round_commands
+from services.simulator.floor import make_tables, open_table, round_commands, seat_players
 from services.table import handlers
 from services.table.domain import TableSession
 
@@ -74,8 +74,9 @@ async def measure(settings: Settings) -> list[tuple[int, dict, dict]]:
     rng = random.Random(2026)
     async with writer.unit_of_work() as uow:
         for table in floor:
-            handlers.HANDLERS[type(open_table(table))](open_table(table), uow)
-            uow.keep()
+            for command in [open_table(table), *seat_players(table)]:
+                handlers.HANDLERS[type(command)](command, uow)
+                uow.keep()
     rows = []
     try:
         for size in SIZES:
