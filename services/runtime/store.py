@@ -88,6 +88,7 @@ class LoadReport:
     snapshots: int = 0
     events: int = 0
     seconds: float = 0.0
+    snapshot_seconds: float = 0.0   # finding and reading the snapshot blocks
     broken: list[str] = field(default_factory=list)
 
 
@@ -154,7 +155,9 @@ class AggregateStore(Generic[A]):
         self._forget(partitions)
         async with self._reader() as reader:
             for p in sorted(partitions):
+                began = time.perf_counter()
                 start = await self._restore_snapshots(reader, p, report)
+                report.snapshot_seconds += time.perf_counter() - began
                 self.next_offset[p], replayed = start, 0
                 async for offset, event in reader.messages(self.events.name, p, start):
                     if isinstance(event, Event):
@@ -169,7 +172,8 @@ class AggregateStore(Generic[A]):
         log.info("aggregates loaded from the log", extra={
             "aggregate_type": self.aggregate_type, "partitions": report.partitions,
             "aggregates": report.aggregates, "snapshots": report.snapshots,
-            "events_replayed": report.events, "seconds": round(report.seconds, 3)})
+            "events_replayed": report.events, "seconds": round(report.seconds, 3),
+            "snapshot_seconds": round(report.snapshot_seconds, 3)})
         for p in sorted(partitions):  # a long replay is not paid twice
             with contextlib.suppress(Exception):
                 await self._checkpoint(p, force=False)
