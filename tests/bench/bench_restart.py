@@ -97,6 +97,12 @@ async def measure(settings: Settings) -> list[tuple[int, dict, dict]]:
     return rows
 
 
+HEADER = ("| table events in the log | restart with snapshots (median of 3) "
+          "| of which: snapshot blocks (time, aggregates) "
+          "| of which: events after them (time, events) | restart by full replay |\n"
+          "|---:|---:|---:|---:|---:|")
+
+
 def run() -> str:
     with tempfile.TemporaryDirectory() as tmp, \
             EmbeddedBroker(Path(tmp) / "broker", durable=False) as broker:
@@ -114,8 +120,7 @@ def run() -> str:
 which write a snapshot block every {SNAPSHOT_EVERY:,} events per partition). Embedded broker,
 memory storage, one process.
 
-| table events in the log | restart with snapshots (median of {LOADS}) | of which: snapshot blocks (time, aggregates) | of which: events after them (time, events) | restart by full replay |
-|---:|---:|---:|---:|---:|
+{HEADER}
 {chr(10).join(lines)}
 
 - With snapshots, going from {small:,} to {big:,} events ({big / small:.0f}x the history)
