@@ -16,13 +16,8 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    AsyncContextManager,
-    TypeVar,
-    Union,
-)
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from aiokafka import ConsumerRebalanceListener, ConsumerRecord, TopicPartition
 from aiokafka.coordinator.assignors.range import RangePartitionAssignor
@@ -120,11 +115,11 @@ class Bus:
         """Declare what this service publishes on `topic` (for the AsyncAPI document)."""
         self.broker.publisher(topic.name, title=f"{self.service}:{topic.name}",
                               description=description or topic.description,
-                              schema=Union[topic.carries])
+                              schema=Union[topic.carries])  # noqa: UP007  (a tuple of classes)
 
     # -- consuming --------------------------------------------------------------------------
     def consume(self, topics: Sequence[TopicSpec], group_id: str, handlers: Handlers, *,
-                context: Callable[[], AsyncContextManager[Any]] | None = None,
+                context: Callable[[], AbstractAsyncContextManager[Any]] | None = None,
                 owner: AggregateStore[Any] | None = None, description: str = "",
                 max_records: int = 500) -> None:
         """Consume `topics` in batches, each inside `context()` (a unit of work, a database

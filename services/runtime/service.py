@@ -58,10 +58,8 @@ async def run_service(service: Service, *, status_port: int = 0,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread (tests)
             loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # not the main thread (tests)
-            pass
     for prepare in service.prepare:
         await prepare()
     bus = service.bus

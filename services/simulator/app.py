@@ -28,7 +28,8 @@ FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
 
 def simulator_bus(settings: Settings) -> Bus:
     bus = Bus(settings, "floor-simulator")
-    bus.declare_publisher(TABLE_COMMANDS_TOPIC, "Simulated dealer terminals: rounds, bets, results.")
+    bus.declare_publisher(TABLE_COMMANDS_TOPIC,
+                          "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
     return bus
 

@@ -22,9 +22,8 @@ from services.projections.projector import apply_events
 from services.projections.report import table_report
 from services.table.domain import TableSession
 from tests.contracts.test_table_contracts import V1_OPENED
-from tests.table.test_domain import T, cmd
 from tests.table.test_session_rules import bet
-from tests.table.unit import handle
+from tests.table.unit import T, cmd, handle
 
 
 def test_game_variant_seats_excess_and_forbidden_commands_reach_the_tables(tmp_path):

@@ -12,10 +12,9 @@ from contracts.table import (
     SeatPlayer,
 )
 from services.table.domain import TableSession
-from tests.table.test_domain import bet, cmd
 from tests.table.test_holds import requested, resolved
 from tests.table.test_session_rules import opened
-from tests.table.unit import handle, hold, resolve
+from tests.table.unit import bet, cmd, handle, hold, resolve
 
 VOLATILE = {"event_id", "recorded_at"}
 
