@@ -67,7 +67,9 @@ def snapshot(db_path: Path) -> dict[str, Any]:
         letters = con.execute("SELECT strftime(failed_at, '%Y-%m-%d %H:%M:%S'), "
                               "service, code, reason FROM dead_letters "
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
-        letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
+        counted = con.execute("SELECT count(*) FROM dead_letters").fetchone()
+        assert counted is not None  # count(*) always returns one row
+        letter_count = counted[0]
         prison = {t: (n, amount) for t, n, amount in con.execute(
             "SELECT table_id, count(*), sum(stake) FROM bets WHERE outcome = 'prison' "
             "GROUP BY table_id").fetchall()}

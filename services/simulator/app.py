@@ -7,7 +7,8 @@ import random
 import time
 from collections.abc import Callable
 
-from contracts.envelope import Message, new_id
+from contracts.envelope import Command, Event, new_id
+from contracts.table import Profile
 from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
@@ -35,7 +36,7 @@ def simulator_bus(settings: Settings) -> Bus:
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
-                   profile: str = "BO", currency: str = "BOB",
+                   profile: Profile = "BO", currency: str = "BOB",
                    progress: Callable[[int, int], None] | None = None,
                    stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
@@ -55,7 +56,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
         group = 1 if rate > 0 else FULL_SPEED_GROUP
         while (rounds == 0 or sent < rounds * len(floor)) and not (stop and stop.is_set()):
             todo = group if rounds == 0 else min(group, rounds * len(floor) - sent)
-            messages: list[Message] = []
+            messages: list[Event | Command] = []
             for i in range(sent, sent + todo):
                 messages += _one_round(floor[i % len(floor)], rng, cameras)
             await bus.publish(messages)
@@ -70,9 +71,10 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
         await bus.broker.stop()
 
 
-def _one_round(table: SimTable, rng: random.Random, cameras: WheelCameras | None) -> list[Message]:
+def _one_round(table: SimTable, rng: random.Random,
+               cameras: WheelCameras | None) -> list[Event | Command]:
     if cameras is None:
-        return round_commands(table, rng)
+        return [*round_commands(table, rng)]
     corr = new_id()
     shot = cameras.shoot(table.table_id, corr, rng)
     entered = cameras.dealer_entry(shot.true_pocket, rng)

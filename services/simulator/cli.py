@@ -6,6 +6,7 @@ import signal
 
 import click
 
+from contracts.table import Profile
 from services.runtime.settings import Settings
 
 
@@ -26,7 +27,7 @@ from services.runtime.settings import Settings
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
 def simulate(bootstrap: str, tables: int, rounds: int, rate: float, seed: int | None,
-             profile: str, currency: str, cameras: bool, dealer_error_rate: float) -> None:
+             profile: Profile, currency: str, cameras: bool, dealer_error_rate: float) -> None:
     """Play rounds continuously at N roulette tables (bets, «no más apuestas», results)."""
     from services.simulator.app import simulate as run
     from services.simulator.cameras import WheelCameras

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from contracts.envelope import Actor, Command, new_id
 from contracts.table import (
@@ -11,6 +12,7 @@ from contracts.table import (
     OpenTable,
     PlaceBet,
     PlaceBetData,
+    Profile,
     RecordSpin,
     RecordSpinData,
     SeatData,
@@ -41,7 +43,7 @@ def player_mix(profile: str) -> Mix:
     return Mix(prison_rate=PRISON_RATE if offered else 0.0)
 
 
-def make_tables(count: int, profile: str = "BO", currency: str = "BOB") -> list[SimTable]:
+def make_tables(count: int, profile: Profile = "BO", currency: str = "BOB") -> list[SimTable]:
     return [SimTable(
         table_id=f"RUL-{i:02d}",
         config=TableOpenedData(game="roulette", variant="european", profile=profile,
@@ -70,7 +72,8 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
     random one). All share the round's correlation id, which ties the camera frame to it."""
     mix = mix or table.mix
     corr = correlation_id or new_id()
-    common = dict(target_id=table.table_id, issued_by=SOURCE, correlation_id=corr)
+    common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
+                                  correlation_id=corr)
     cmds: list[Command] = [OpenRound(actor=table.dealer, **common)]
     for _ in range(rng.randint(2, 10)):
         cmds.append(_bet(table, rng, mix, common))
@@ -84,9 +87,11 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
 
 def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Command]:
     """Commands that bring a round left open by an earlier run to its end."""
-    common = dict(target_id=table.table_id, issued_by=SOURCE, actor=table.dealer)
+    common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
+                                  actor=table.dealer)
     spin = RecordSpin(payload=RecordSpinData(pocket=str(rng.randrange(37))), **common)
-    return {"betting": [CloseBets(**common), spin], "closed": [spin]}.get(state, [])
+    left: dict[str, list[Command]] = {"betting": [CloseBets(**common), spin], "closed": [spin]}
+    return left.get(state, [])
 
 
 def _bet(table: SimTable, rng: random.Random, mix: Mix, common: dict) -> Command:
