@@ -60,8 +60,8 @@ def test_a_round_sent_from_a_script_is_played_and_settled(floor, tmp_path) -> No
         [("2:", "OpenTable"), ("3:", "SeatPlayer"), ("4:", "OpenRound"), ("5:", "PlaceBet"),
          ("6:", "CloseBets"), ("7:", "RecordSpin")]]
     assert [m["event_type"] for m in messages] == [
-        "TableOpened", "PlayerSeated", "RoundOpened", "BetPlaced", "BetsClosed", "SpinResulted", "BetSettled",
-        "RoundSettled"]
+        "TableOpened", "PlayerSeated", "RoundOpened", "BetPlaced", "BetsClosed", "SpinResulted",
+        "BetSettled", "RoundSettled"]
     settled = next(m["payload"] for m in messages if m["event_type"] == "BetSettled")
     assert (settled["outcome"], settled["paid"]["amount"]) == ("win", 36_000)
     assert settled["rule"].startswith("seed 000 §4.1.4.2")

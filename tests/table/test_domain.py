@@ -45,6 +45,7 @@ def test_over_maximum_on_bo_plays_the_maximum_and_returns_the_excess(table):
     [event] = handle(table, bet(amount=60_000))
     assert isinstance(event, BetPlaced)
     assert event.payload.bet.stake.amount == 50_000
+    assert event.payload.excess_returned is not None
     assert event.payload.excess_returned.amount == 10_000
     assert event.payload.limit_rule == "seed 002 §1.2.1.1"
     assert table.round.bets["b1"].bet.stake.amount == 50_000
@@ -98,7 +99,7 @@ def test_rebuild_from_the_log_gives_the_same_state(table):
     history = handle(opened, cmd(OpenTable, payload=table.config)) + handle(opened, cmd(OpenRound))
     rebuilt = TableSession.rebuild(T, [*history, *log])
     assert rebuilt.version == table.version and rebuilt.rounds_played == 1
-    assert rebuilt.round.settled == table.round.settled
+    assert rebuilt.current.settled == table.current.settled
     assert fresh.version == 0
 
 
@@ -114,7 +115,7 @@ def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     assert [type(e) for e in events] == [SpinResulted, BetSettled, BetSettled, RoundSettled]
     # The service crashed after publishing only SpinResulted and the first BetSettled:
     survivor = TableSession.rebuild(T, [*log, *events[:2]])
-    assert survivor.round.state is RoundState.SPUN
+    assert survivor.current.state is RoundState.SPUN
     finished = handle(survivor, spin)
     assert [type(e) for e in finished] == [BetSettled, RoundSettled]
     assert finished[-1].payload.wagered.amount == 2000

@@ -137,7 +137,7 @@ def test_limits_change_between_rounds_only():
     handle(table, cmd(CloseBets))
     handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="3")))
     [changed] = handle(table, cmd(ChangeLimits, payload=new))
-    assert changed.event_type == "LimitsChanged" and table.config.max_bet == 100_000
+    assert changed.event_type == "LimitsChanged" and table.cfg.max_bet == 100_000
     handle(table, cmd(OpenRound))
     assert place(table, 400).payload.code == "UNDER_MINIMUM"
 
@@ -255,7 +255,9 @@ def test_authorize_lets_surveillance_resolve_a_verification_and_nobody_else_on_t
             payload=ResolveVerificationData(outcome="UPHELD", note="seen on CCTV"))
     assert authorize(resolve("surveillance")) is None
     for role in ("dealer", "table_supervisor", "pit_manager", "cashier", "finance"):
-        field, reason = authorize(resolve(role))
+        refusal = authorize(resolve(role))
+        assert refusal is not None
+        field, reason = refusal
         assert field == "actor.role" and role in reason and "surveillance" in reason
 
 

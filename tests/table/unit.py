@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from contracts.envelope import Actor, Command, Event
+from contracts.envelope import Actor, Command
 from contracts.money import Money
 from contracts.table import (
     BetSpec,
@@ -23,27 +23,30 @@ from contracts.vision import VerificationRequested, VerificationResolved
 from services.table.domain import TableSession
 from services.table.rounds import RoundState
 
+# The events a handler triggered, of many types: the tests read each one's own payload.
+Events = list[Any]
+
 DEALER = Actor(employee_id="D1", role="dealer")
 PIT = Actor(employee_id="PM1", role="pit_manager")
 T = "RUL-01"
 
 
-def handle(table: TableSession, command: Command) -> list[Event]:
+def handle(table: TableSession, command: Command) -> Events:
     table.handle(command)
     return table.collect()
 
 
-def hold(table: TableSession, request: VerificationRequested) -> list[Event]:
+def hold(table: TableSession, request: VerificationRequested) -> Events:
     table.hold_payouts(request)
     return table.collect()
 
 
-def resolve(table: TableSession, resolution: VerificationResolved) -> list[Event]:
+def resolve(table: TableSession, resolution: VerificationResolved) -> Events:
     table.resolve(resolution)
     return table.collect()
 
 
-def release(table: TableSession, now: datetime, margin: timedelta = timedelta(0)) -> list[Event]:
+def release(table: TableSession, now: datetime, margin: timedelta = timedelta(0)) -> Events:
     table.release_expiring(now, margin)
     return table.collect()
 
@@ -63,7 +66,7 @@ def bet(kind: Any = "straight", numbers: tuple[str, ...] = ("17",), amount: int 
         zero_option=zero_option)))
 
 
-def play(table: TableSession, *bets: Command, pocket: str) -> list[Event]:
+def play(table: TableSession, *bets: Command, pocket: str) -> Events:
     """One round: open it (unless the fixture did), the bets, «no más apuestas», the spin."""
     if table.round is not None and table.round.state is RoundState.SETTLED:
         handle(table, cmd(OpenRound))
