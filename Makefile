@@ -30,8 +30,13 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# The suite runs on PYTEST_WORKERS processes (pytest-xdist; 0 = in this process). Every e2e and
+# CLI test module starts its own embedded broker, so modules never see each other's messages.
+# `make test PYTEST_ARGS="tests/table -x"` selects tests as before.
+PYTEST_WORKERS ?= 2
+
 test: lint
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench.run $(ONLY)

@@ -6,12 +6,13 @@ import json
 
 from pydantic import ValidationError
 
+from contracts.deadletter import DeadLetterCode
 from contracts.envelope import REGISTRY, TYPE_FIELDS, Message
 from contracts.upcast import UPCASTERS, upcast
 
 
 class DecodeError(Exception):
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: DeadLetterCode, reason: str) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason

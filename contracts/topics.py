@@ -10,11 +10,15 @@ from functools import cached_property
 from kafka.partitioner.default import murmur2
 
 from contracts.deadletter import DeadLetter
-from contracts.envelope import Message, type_of
+from contracts.envelope import Command, Event, Message, type_of
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
 from contracts.vision import CHECK_COMMANDS, CHECK_EVENTS, FRAME_EVENTS
+
+# The messages published by key (`.key`): to that key's partition of their topic. A dead letter
+# is published to the dead-letter topic by its source topic instead.
+Keyed = Event | Command | AggregateSnapshot | Checkpoint
 
 
 @dataclass(frozen=True, eq=False)

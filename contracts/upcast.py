@@ -25,6 +25,7 @@ def upcaster(type_name: str, from_version: int) -> Callable[[Upcast], Upcast]:
 
 def upcast(type_name: str, obj: dict[str, Any]) -> dict[str, Any]:
     """`obj` rewritten to the newest schema version its type has an upcaster chain to."""
-    while (fn := UPCASTERS.get((type_name, obj.get("schema_version")))) is not None:
+    while isinstance(version := obj.get("schema_version"), int) and \
+            (fn := UPCASTERS.get((type_name, version))) is not None:
         obj = fn(obj)
     return obj

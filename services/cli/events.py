@@ -170,7 +170,7 @@ class TopicReader:
             self.consumer.poll(timeout_ms=POLL_MS)
             highs = {tp: self.consumer.highwater(tp) for tp in self.partitions}
             if all(h is not None for h in highs.values()):
-                return highs  # type: ignore[return-value]
+                return highs
             if time.monotonic() > deadline:
                 raise click.ClickException("the broker did not report the end of every "
                                            f"partition within {PROBE_SECONDS:g} s")

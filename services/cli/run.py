@@ -75,7 +75,8 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
         port = dashboard_port if port_is_free(dashboard_port) else free_port()
         common = ["--bootstrap", bootstrap]
         plan = {
-            "table-service": ["service", "table", *common, "--log-file", str(logs / "table-service.log")],
+            "table-service": ["service", "table", *common,
+                              "--log-file", str(logs / "table-service.log")],
             "projector": ["service", "projector", *common, "--status-port", str(port),
                           "--log-file", str(logs / "projector.log")],
             "vision-service": ["service", "vision", *common,

@@ -236,7 +236,8 @@ def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int)
 
     \b
     Example:
-      echo '{"command_type":"OpenRound","target_id":"RUL-01"}' | casino send -
+      echo '{"command_type":"OpenRound","target_id":"RUL-01",
+             "actor":{"employee_id":"D1","role":"dealer"}}' | casino send -
 
     Exit status: 0 all lines accepted, 1 a line was refused or not acknowledged (the valid
     lines are still sent), 2 usage error.

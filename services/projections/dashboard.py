@@ -25,7 +25,8 @@ from services.projections.report import TableFigures, table_report
 from services.runtime.evidence import EvidenceStore
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
+table{border-collapse:collapse;margin:.5em 0 1.5em}
+td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}"""
 
 
@@ -60,13 +61,15 @@ def snapshot(db_path: Path) -> dict[str, Any]:
         last = dict(con.execute(
             "SELECT table_id, arg_max(pocket, settled_at) FROM rounds WHERE settled_at IS NOT NULL "
             "GROUP BY table_id").fetchall())
-        refusals = con.execute("SELECT strftime(rejected_at, '%Y-%m-%d %H:%M:%S'), table_id, code, reason, rule "
-                               "FROM rejections "
+        refusals = con.execute("SELECT strftime(rejected_at, '%Y-%m-%d %H:%M:%S'), "
+                               "table_id, code, reason, rule FROM rejections "
                                "ORDER BY rejected_at DESC LIMIT 8").fetchall()
-        letters = con.execute("SELECT strftime(failed_at, '%Y-%m-%d %H:%M:%S'), service, code, reason "
-                              "FROM dead_letters "
+        letters = con.execute("SELECT strftime(failed_at, '%Y-%m-%d %H:%M:%S'), "
+                              "service, code, reason FROM dead_letters "
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
-        letter_count = con.execute("SELECT count(*) FROM dead_letters").fetchone()[0]
+        counted = con.execute("SELECT count(*) FROM dead_letters").fetchone()
+        assert counted is not None  # count(*) always returns one row
+        letter_count = counted[0]
         prison = {t: (n, amount) for t, n, amount in con.execute(
             "SELECT table_id, count(*), sum(stake) FROM bets WHERE outcome = 'prison' "
             "GROUP BY table_id").fetchall()}
@@ -126,7 +129,8 @@ def holds_html(s: dict[str, Any]) -> str:
             f"payouts of a round under verification may be held for at most 30 minutes "
             f"(seed 002 §1.3; seed 004 RG §6).</p>"
             f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
-            f"<th>why</th><th>detail</th><th>confidence</th><th>payouts held</th><th>hold left</th><th>evidence</th>"
+            f"<th>why</th><th>detail</th><th>confidence</th><th>payouts held</th>"
+            f"<th>hold left</th><th>evidence</th>"
             f"<th>check id (casino surveillance resolve)</th></tr>"
             f"{rows}</table>{corrections_html(s['corrections'])}")
 
@@ -169,15 +173,19 @@ def render(db_path: Path) -> bytes:
                        for t, tb, c, r, rule in s["refusals"])
     letters = "".join(f"<tr><td>{e(t)}</td><td>{e(sv)}</td><td>{e(c)}</td>"
                       f"<td>{e(r)}</td></tr>" for t, sv, c, r in s["dead_letters"])
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">
+    page = f"""<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="refresh" content="3">
 <title>Casino floor — live</title><style>{STYLE}</style></head><body>
-<h1>Casino floor — live</h1><p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
-<h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th><th>house win</th>
-<th>hold</th><th>last result</th><th>en prisión</th></tr>{rows}</table>
+<h1>Casino floor — live</h1>
+<p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
+<h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th>
+<th>house win</th><th>hold</th><th>last result</th><th>en prisión</th></tr>{rows}</table>
 <h2>House win per table</h2>{chart(s["figures"])}
 {holds_html(s)}
-<h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th><th>rule</th></tr>{refusals}</table>
-<h2>Dead letters ({e(s["dead_letter_count"])})</h2><table><tr><th>when</th><th>service</th><th>code</th><th>reason</th></tr>{letters}</table>
+<h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th>
+<th>rule</th></tr>{refusals}</table>
+<h2>Dead letters ({e(s["dead_letter_count"])})</h2><table><tr><th>when</th><th>service</th>
+<th>code</th><th>reason</th></tr>{letters}</table>
 </body></html>"""
     return page.encode()
 

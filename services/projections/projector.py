@@ -130,7 +130,8 @@ def _(e: TableOpened, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.con.execute(
         "INSERT INTO tables (table_id, game, wheel, profile, currency, min_bet, max_bet, "
-        "opened_at, variant, seats, seating, bet_limits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "opened_at, variant, seats, seating, bet_limits) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [e.aggregate_id, p.game, p.variant if p.game == "roulette" else None, p.profile,
          p.currency, p.min_bet, p.max_bet, e.occurred_at, p.variant, p.seats, p.seating,
          _bet_limits(p.bet_limits)])

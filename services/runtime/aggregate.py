@@ -14,10 +14,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
-from contracts.envelope import Command, Event, Message
+from contracts.envelope import Command, Event
 
 E = TypeVar("E", bound=Event)
 A = TypeVar("A", bound="Aggregate")
+Cause = Event | Command  # what an aggregate reacts to
 
 # How many causation ids an aggregate remembers. A message comes again only while its offset is
 # not committed (one batch, at most a few hundred records) or after a rebalance; remembering every
@@ -71,19 +72,20 @@ class Aggregate:
             self._handled.popitem(last=False)
 
     # -- deciding ---------------------------------------------------------------------------
-    def has_handled(self, cause: Message) -> bool:
+    def has_handled(self, cause: Cause) -> bool:
         return cause_id(cause) in self._handled
 
-    def trigger(self, event_cls: type[E], payload: Any, cause: Message,
+    def trigger(self, event_cls: type[E], payload: Any, cause: Cause,
                 occurred_at: datetime | None = None) -> E:
         """The next event, caused by `cause` (a command, or an event this aggregate reacts
         to): it inherits the cause's correlation id, actor and time."""
-        event = event_cls(
+        fields: dict[str, Any] = dict(  # `payload` is a field of each concrete event type
             aggregate_id=self.id, sequence=self.version + 1,
             occurred_at=occurred_at or _time_of(cause), producer=self.PRODUCER,
             causation_id=cause_id(cause), correlation_id=cause.correlation_id,
             actor=cause.actor, payload=payload, partition_key=self.partition_key,
         )
+        event = event_cls(**fields)
         self.apply(event)
         self._pending.append(event)
         return event
@@ -123,9 +125,9 @@ class Aggregate:
         return aggregate
 
 
-def cause_id(message: Message) -> str:
+def cause_id(message: Cause) -> str:
     return message.command_id if isinstance(message, Command) else message.event_id
 
 
-def _time_of(message: Message) -> datetime:
+def _time_of(message: Cause) -> datetime:
     return message.issued_at if isinstance(message, Command) else message.occurred_at

@@ -16,15 +16,10 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    AsyncContextManager,
-    TypeVar,
-    Union,
-)
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
-from aiokafka import ConsumerRebalanceListener, ConsumerRecord, TopicPartition
+from aiokafka import AIOKafkaConsumer, ConsumerRebalanceListener, ConsumerRecord, TopicPartition
 from aiokafka.coordinator.assignors.range import RangePartitionAssignor
 from aiokafka.errors import KafkaError
 from aiokafka.structs import RecordMetadata
@@ -32,10 +27,10 @@ from faststream import AckPolicy
 from faststream.kafka import KafkaBroker, KafkaMessage
 
 from contracts import DecodeError, TopicSpec, decode, encode, topic_for
-from contracts.deadletter import DeadLetter
+from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Command, Message, type_of
 from contracts.permissions import authorize
-from contracts.topics import DEAD_LETTER_TOPIC, partition_for
+from contracts.topics import DEAD_LETTER_TOPIC, Keyed, partition_for
 from services.runtime.metrics import ServiceMetrics
 from services.runtime.replay import LogReader
 from services.runtime.settings import Settings
@@ -56,7 +51,7 @@ LAG_LIMIT = 10_000
 class Rejected(Exception):
     """Raised by a handler for a message it must not apply; the message is dead-lettered."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: DeadLetterCode, reason: str) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
@@ -89,7 +84,7 @@ class Bus:
                                   **settings.producer_options())
 
     # -- publishing -------------------------------------------------------------------------
-    async def publish(self, messages: Sequence[Message]) -> list[RecordMetadata]:
+    async def publish(self, messages: Sequence[Keyed]) -> list[RecordMetadata]:
         """Publish in order to each message's topic and to the partition of its key, and wait
         for every acknowledgement."""
         pending = []
@@ -104,7 +99,7 @@ class Bus:
             self.metrics.published(topic, n)
         return metas
 
-    async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
+    async def publish_records(self, records: Sequence[Keyed], topic: TopicSpec,
                               partition: int) -> list[RecordMetadata]:
         """Publish records (snapshots) to one chosen partition, in order."""
         pending = [await self.broker.publish(encode(r), topic=topic.name, key=r.key.encode(),
@@ -120,11 +115,11 @@ class Bus:
         """Declare what this service publishes on `topic` (for the AsyncAPI document)."""
         self.broker.publisher(topic.name, title=f"{self.service}:{topic.name}",
                               description=description or topic.description,
-                              schema=Union[topic.carries])
+                              schema=Union[topic.carries])  # noqa: UP007  (a tuple of classes)
 
     # -- consuming --------------------------------------------------------------------------
     def consume(self, topics: Sequence[TopicSpec], group_id: str, handlers: Handlers, *,
-                context: Callable[[], AsyncContextManager[Any]] | None = None,
+                context: Callable[[], AbstractAsyncContextManager[Any]] | None = None,
                 owner: AggregateStore[Any] | None = None, description: str = "",
                 max_records: int = 500) -> None:
         """Consume `topics` in batches, each inside `context()` (a unit of work, a database
@@ -216,7 +211,8 @@ class Bus:
                 "command_type": type_of(command), "command_id": command.command_id,
                 "target_id": command.target_id, "field": forbidden[0], "reason": forbidden[1]})
 
-    async def dead_letter(self, record: ConsumerRecord, code: str, reason: str) -> None:
+    async def dead_letter(self, record: ConsumerRecord, code: DeadLetterCode,
+                          reason: str) -> None:
         letter = DeadLetter(
             service=self.service, source_topic=record.topic, partition=record.partition,
             offset=record.offset, key=record.key.decode(errors="replace") if record.key else None,
@@ -233,8 +229,10 @@ class Bus:
         last: dict[tuple[str, int], int] = {}
         for r in records:
             last[(r.topic, r.partition)] = max(last.get((r.topic, r.partition), -1), r.offset)
+        # aiokafka's consumer; faststream's ConsumerProtocol type does not declare highwater()
+        consumer: AIOKafkaConsumer = batch.consumer
         for (topic, partition), offset in last.items():
-            high = batch.consumer.highwater(TopicPartition(topic, partition))
+            high = consumer.highwater(TopicPartition(topic, partition))
             if high is not None:
                 self.lags[(topic, partition)] = max(0, high - offset - 1)
                 self.metrics.lag(topic, partition, self.lags[(topic, partition)])

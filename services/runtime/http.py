@@ -51,7 +51,8 @@ class HttpServer:
         self._socket: socket.socket | None = None
 
     def _own_routes(self) -> list[BaseRoute]:
-        routes = [Route("/health", self.health), Route("/status", self.status)]
+        routes: list[BaseRoute] = [Route("/health", self.health),
+                                   Route("/status", self.status)]
         if self._metrics is not None:
             routes.append(Route("/metrics", self.metrics))
         return routes

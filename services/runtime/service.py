@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -19,7 +19,7 @@ from services.runtime.bus import Bus
 from services.runtime.http import Health, HttpServer
 
 log = logging.getLogger(__name__)
-Task = Callable[[asyncio.Event], Awaitable[None]]
+Task = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 
 
 @dataclass
@@ -58,10 +58,8 @@ async def run_service(service: Service, *, status_port: int = 0,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread (tests)
             loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # not the main thread (tests)
-            pass
     for prepare in service.prepare:
         await prepare()
     bus = service.bus

@@ -35,7 +35,7 @@ from typing import (
 
 from contracts.envelope import Event
 from contracts.snapshots import Checkpoint
-from contracts.topics import TopicSpec, partition_for
+from contracts.topics import Keyed, TopicSpec, partition_for
 from services.runtime.aggregate import Aggregate, SequenceError
 from services.runtime.replay import LogReader
 from services.runtime.snapshots import block, latest
@@ -43,16 +43,15 @@ from services.runtime.snapshots import block, latest
 if TYPE_CHECKING:
     from aiokafka.structs import RecordMetadata
 
-    from contracts.envelope import Message
 
 
 class Publisher(Protocol):
     """What the store needs of a bus: publish and read the log (runtime.bus.Bus, or the
     in-memory one of handler tests, runtime.testing.MemoryBus)."""
 
-    async def publish(self, messages: Sequence[Message]) -> list[RecordMetadata]: ...
+    async def publish(self, messages: Sequence[Keyed]) -> list[RecordMetadata]: ...
 
-    async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
+    async def publish_records(self, records: Sequence[Keyed], topic: TopicSpec,
                               partition: int) -> list[RecordMetadata]: ...
 
     def reader(self) -> LogReader: ...

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from contracts import encode, topic_for
 from contracts.envelope import Message
-from contracts.topics import TopicSpec, partition_for
+from contracts.topics import Keyed, TopicSpec, partition_for
 from services.runtime.replay import LogReader
 
 
@@ -29,14 +29,14 @@ class MemoryBus:
     def __init__(self) -> None:
         self.log: dict[tuple[str, int], list[Record]] = defaultdict(list)
 
-    async def publish(self, messages: Sequence[Message]) -> list[Record]:
+    async def publish(self, messages: Sequence[Keyed]) -> list[Record]:
         out = []
         for m in messages:
             topic = topic_for(m)
             out.append(self._append(topic.name, partition_for(m.key, topic.partitions), m))
         return out
 
-    async def publish_records(self, records: Sequence[Message], topic: TopicSpec,
+    async def publish_records(self, records: Sequence[Keyed], topic: TopicSpec,
                               partition: int) -> list[Record]:
         return [self._append(topic.name, partition, r) for r in records]
 

@@ -7,7 +7,8 @@ import random
 import time
 from collections.abc import Callable
 
-from contracts.envelope import Message, new_id
+from contracts.envelope import Command, Event, new_id
+from contracts.table import Profile, TableWheel
 from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
@@ -29,14 +30,15 @@ FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
 
 def simulator_bus(settings: Settings) -> Bus:
     bus = Bus(settings, "floor-simulator")
-    bus.declare_publisher(TABLE_COMMANDS_TOPIC, "Simulated dealer terminals: rounds, bets, results.")
+    bus.declare_publisher(TABLE_COMMANDS_TOPIC,
+                          "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
     return bus
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
-                   profile: str = "BO", currency: str = "BOB", game: str = "roulette",
-                   variant: str = "european",
+                   profile: Profile = "BO", currency: str = "BOB", game: str = "roulette",
+                   variant: TableWheel = "european",
                    progress: Callable[[int, int], None] | None = None,
                    stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
@@ -60,7 +62,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
         group = 1 if rate > 0 else FULL_SPEED_GROUP
         while (rounds == 0 or sent < rounds * len(floor)) and not (stop and stop.is_set()):
             todo = group if rounds == 0 else min(group, rounds * len(floor) - sent)
-            messages: list[Message] = []
+            messages: list[Event | Command] = []
             for i in range(sent, sent + todo):
                 messages += _one_round(floor[i % len(floor)], rng, cameras)
             await bus.publish(messages)
@@ -75,9 +77,10 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
         await bus.broker.stop()
 
 
-def _one_round(table: SimTable, rng: random.Random, cameras: WheelCameras | None) -> list[Message]:
+def _one_round(table: SimTable, rng: random.Random,
+               cameras: WheelCameras | None) -> list[Event | Command]:
     if cameras is None:
-        return round_commands(table, rng)
+        return [*round_commands(table, rng)]
     corr = new_id()
     shot = cameras.shoot(table.table_id, corr, rng)
     entered = cameras.dealer_entry(shot.true_pocket, rng)

@@ -7,7 +7,7 @@ from typing import get_args
 
 import click
 
-from contracts.table import Game, TableWheel
+from contracts.table import Game, Profile, TableWheel
 from services.runtime.settings import Settings
 
 
@@ -33,8 +33,8 @@ from services.runtime.settings import Settings
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
-def simulate(bootstrap: str, game: str, variant: str, tables: int, rounds: int, rate: float,
-             seed: int | None, profile: str, currency: str, cameras: bool,
+def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds: int,
+             rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
              dealer_error_rate: float) -> None:
     """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
     apuestas», results; exits non-zero when the game cannot be played live."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from contracts.envelope import Actor, Command, new_id
 from contracts.table import (
@@ -11,11 +12,13 @@ from contracts.table import (
     OpenTable,
     PlaceBet,
     PlaceBetData,
+    Profile,
     RecordSpin,
     RecordSpinData,
     SeatData,
     SeatPlayer,
     TableOpenedData,
+    TableWheel,
 )
 from services.rules.core import get_profile
 from services.rules.roulette.switches import ZERO_EVEN
@@ -41,8 +44,8 @@ def player_mix(profile: str) -> Mix:
     return Mix(prison_rate=PRISON_RATE if offered else 0.0)
 
 
-def make_tables(count: int, profile: str = "BO", currency: str = "BOB",
-                variant: str = "european") -> list[SimTable]:
+def make_tables(count: int, profile: Profile = "BO", currency: str = "BOB",
+                variant: TableWheel = "european") -> list[SimTable]:
     """`count` roulette tables of the profile, on a `variant` wheel (european, american,
     american_single)."""
     return [SimTable(
@@ -73,7 +76,8 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
     random one). All share the round's correlation id, which ties the camera frame to it."""
     mix = mix or table.mix
     corr = correlation_id or new_id()
-    common = dict(target_id=table.table_id, issued_by=SOURCE, correlation_id=corr)
+    common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
+                                  correlation_id=corr)
     cmds: list[Command] = [OpenRound(actor=table.dealer, **common)]
     for _ in range(rng.randint(2, 10)):
         cmds.append(_bet(table, rng, mix, common))
@@ -87,9 +91,12 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
 
 def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Command]:
     """Commands that bring a round left open by an earlier run to its end."""
-    common = dict(target_id=table.table_id, issued_by=SOURCE, actor=table.dealer)
+    common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
+                                  actor=table.dealer)
     result = RecordSpin(payload=RecordSpinData(pocket=spin(table, rng)), **common)
-    return {"betting": [CloseBets(**common), result], "closed": [result]}.get(state, [])
+    left: dict[str, list[Command]] = {"betting": [CloseBets(**common), result],
+                                      "closed": [result]}
+    return left.get(state, [])
 
 
 def spin(table: SimTable, rng: random.Random) -> str:

@@ -6,11 +6,11 @@ import random
 from dataclasses import dataclass
 
 from contracts.money import Money
-from contracts.table import BetSpec
+from contracts.table import BetKind, BetSpec
 
 # Single-zero layout: number n sits at row (n-1)//3, column (n-1)%3 of the 12x3 grid.
 STAKES = (100, 200, 500, 1_000, 2_500, 5_000, 10_000)
-EVEN_CHANCES = ("red", "black", "odd", "even", "low", "high")
+EVEN_CHANCES: tuple[BetKind, ...] = ("red", "black", "odd", "even", "low", "high")
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,9 @@ def _numbers(kind: str, rng: random.Random) -> tuple[str, ...]:
 
 
 def random_bet(rng: random.Random, currency: str, max_bet: int, mix: Mix) -> BetSpec:
-    kind = rng.choice(("straight", "straight", "split", "street", "corner", "six_line",
-                       "dozen", "column", *EVEN_CHANCES))
+    kinds: tuple[BetKind, ...] = ("straight", "straight", "split", "street", "corner",
+                                  "six_line", "dozen", "column", *EVEN_CHANCES)
+    kind = rng.choice(kinds)
     stake = rng.choice(STAKES)
     if rng.random() < mix.over_max_rate:
         stake = max_bet + rng.choice(STAKES)

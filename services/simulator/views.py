@@ -4,6 +4,7 @@ camera's last frame number. The simulator resumes from these instead of re-openi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from contracts.envelope import Event
 from contracts.table import (
@@ -35,7 +36,8 @@ class TableView(Aggregate):
             change(self, event)
 
 
-_TABLE_CHANGES: dict[type[Event], Callable[[TableView, Event], None]] = {
+# (the view, the event of the type it is listed under)
+_TABLE_CHANGES: dict[type[Event], Callable[[TableView, Any], None]] = {
     TableOpened: lambda t, e: setattr(t, "config", e.payload),
     TableClosed: lambda t, e: setattr(t, "closed", True),
     RoundOpened: lambda t, e: setattr(t, "round_state", "betting"),

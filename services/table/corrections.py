@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from contracts.money import Money
 from contracts.payouts import BetCorrectionData
-from contracts.table import TableOpenedData
+from contracts.table import BetOutcome, TableOpenedData
 from services.table import settlement
 from services.table.rounds import Round
 
@@ -30,6 +30,7 @@ def correct(config: TableOpenedData, rnd: Round, next_rnd: Round | None,
         outcome_before, paid_before = _before(rnd, next_rnd, bet.bet_id)
         decided_in = None
         if after.outcome == "prison" and decided is not None:
+            assert decided.pocket is not None, "a settled round has its result"
             after = settlement.settle(config, decided.round_id, [], decided.pocket, [bet])[0]
             decided_in = decided.round_id
         if (after.outcome, after.paid.amount) == (outcome_before, paid_before):
@@ -42,7 +43,7 @@ def correct(config: TableOpenedData, rnd: Round, next_rnd: Round | None,
     return out
 
 
-def _before(rnd: Round, next_rnd: Round | None, bet_id: str) -> tuple[str, int]:
+def _before(rnd: Round, next_rnd: Round | None, bet_id: str) -> tuple[BetOutcome, int]:
     """What the wrong settlement came to: for a stake it imprisoned, the later decision."""
     outcome, paid = rnd.paid(bet_id)
     if outcome == "prison" and next_rnd is not None and bet_id in next_rnd.settled:

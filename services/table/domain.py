@@ -58,6 +58,7 @@ from contracts.table import (
     PlayerSeated,
     PlayerSeatedData,
     RecordSpin,
+    RejectCode,
     RoundOpened,
     RoundOpenedData,
     RoundSettled,
@@ -85,7 +86,7 @@ HELD_ROUNDS = 2000
 # so (the adapter's seat_release_rule; domain.md §7.4, §1.4).
 IDLE_ROUNDS_ALLOWED = 3
 
-BetProblem = tuple[str, str, str, str]          # (code, field, reason, rule) of a BetRejected
+BetProblem = tuple[RejectCode, str, str, str]  # (code, field, reason, rule) of a BetRejected
 Placement = tuple[BetSpec, Money | None, str]   # (the bet that plays, excess returned, rule)
 
 
@@ -110,10 +111,22 @@ class TableSession(Aggregate):
 
     @property
     def game(self) -> GameAdapter:
-        assert self.config is not None
-        adapter = adapter_for(self.config.game)
-        assert adapter is not None, f"no adapter for {self.config.game}"
+        adapter = adapter_for(self.cfg.game)
+        assert adapter is not None, f"no adapter for {self.cfg.game}"
         return adapter
+
+    @property
+    def cfg(self) -> TableOpenedData:
+        """The table's configuration: handle() refuses every command but OpenTable before
+        the table is opened, so the deciders below always have one."""
+        assert self.config is not None, "the table is not open"
+        return self.config
+
+    @property
+    def current(self) -> Round:
+        """The round in play: the events of a round are only triggered while there is one."""
+        assert self.round is not None, "no round in play"
+        return self.round
 
     # ===== commands ============================================================================
     def handle(self, command: Command) -> None:
@@ -224,14 +237,15 @@ class TableSession(Aggregate):
             placed, problem = self._within_limits(p.bet)
         if placed is not None:
             bet, excess, rule = placed
-            invalid = self.game.bet_problem(self.config, bet)
+            invalid = self.game.bet_problem(self.cfg, bet)
             if invalid is None:
                 self.trigger(BetPlaced, BetPlacedData(
-                    round_id=self.round.round_id, bet_id=p.bet_id, seat=p.seat,
+                    round_id=self.current.round_id, bet_id=p.bet_id, seat=p.seat,
                     player_id=p.player_id, bet=bet, excess_returned=excess, limit_rule=rule),
                     command)
                 return
             problem = ("INVALID_BET", invalid[0], invalid[1], "")
+        assert problem is not None, "a bet is either placed or refused"
         code, fld, reason, rule = problem
         self.trigger(BetRejected, BetRejectedData(
             round_id=self.round.round_id if self.round else None, bet_id=p.bet_id, seat=p.seat,
@@ -240,8 +254,7 @@ class TableSession(Aggregate):
 
     def _bet_problem(self, command: PlaceBet) -> BetProblem | None:
         """(code, field, reason, rule) when the bet must be refused, else None."""
-        cfg, bet, rnd = self.config, command.payload.bet, self.round
-        assert cfg is not None
+        cfg, bet, rnd = self.cfg, command.payload.bet, self.round
         if rnd is None or rnd.state is RoundState.SETTLED:
             return "NO_OPEN_ROUND", "target_id", "no round is open for bets", ""
         if rnd.state is not RoundState.BETTING:
@@ -259,7 +272,7 @@ class TableSession(Aggregate):
         seat, player = command.payload.seat, command.payload.player_id
         if self._seat_problem(seat) is not None:
             return ("NO_SUCH_SEAT", "payload.seat",
-                    f"seat {seat}: the table has {self.config.seats} seats", "")
+                    f"seat {seat}: the table has {self.cfg.seats} seats", "")
         if seat not in self.seated:
             return ("SEAT_EMPTY", "payload.seat",
                     f"seat {seat} is empty: seat the player first (SeatPlayer)", "")
@@ -273,8 +286,7 @@ class TableSession(Aggregate):
         or the (code, field, reason, rule) refusing it. Under the minimum: refused («En ningún
         momento el monto de las apuestas podrá ser … inferior al mínimo», seed 002 §1.2.1.1).
         Over the maximum: per the profile's `over_max` switch (rules engine)."""
-        cfg = self.config
-        assert cfg is not None
+        cfg = self.cfg
         parts = self.game.limit_parts(cfg, bet)
         for kind, stake in parts:
             lim = self.game.limits_for(cfg, kind)
@@ -291,7 +303,7 @@ class TableSession(Aggregate):
                              ) -> tuple[Placement | None, BetProblem | None]:
         """A bet made of parts (a called bet's equal units) is not cut to a maximum, since
         cutting one part would unbalance it: a part over its maximum refuses the bet."""
-        cfg = self.config
+        cfg = self.cfg
         for kind, stake in parts:
             lim = self.game.limits_for(cfg, kind)
             if stake > lim.max_bet:
@@ -305,7 +317,7 @@ class TableSession(Aggregate):
     def _played_within_maximum(self, bet: BetSpec) -> tuple[Placement | None, BetProblem | None]:
         """Over the maximum: the maximum plays and the excess goes back (BO, CL; AR when it is
         noticed before the spin, as it is here), or the bet is refused (LIVE-GG)."""
-        cfg = self.config
+        cfg = self.cfg
         lim, stake = self.game.limits_for(cfg, bet.kind), bet.stake.amount
         try:
             out = apply_limits(stake, TableLimits(lim.min_bet, lim.max_bet),
@@ -386,7 +398,7 @@ class TableSession(Aggregate):
         # A result not of this table (a dice result, 00 on a one-zero wheel): the vision
         # service refuses such a correction; this guards the ledger against one logged before.
         if p.outcome == "CORRECTED" and p.result != rnd.pocket and \
-                self.game.is_result(self.config, p.result):
+                self.game.is_result(self.cfg, p.result):
             self._correct(rnd, resolution)
         if rnd.hold is not None and rnd.hold_open:
             self._release(rnd, p.outcome, resolution, p.resolved_by,
@@ -500,33 +512,33 @@ class TableSession(Aggregate):
 
     @mutate.register
     def _(self, event: BetPlaced) -> None:
-        self.round.bets[event.payload.bet_id] = event.payload
+        self.current.bets[event.payload.bet_id] = event.payload
 
     @mutate.register
     def _(self, event: BetsClosed) -> None:
-        self.round.state = RoundState.CLOSED
+        self.current.state = RoundState.CLOSED
 
     @mutate.register
     def _(self, event: SpinResulted) -> None:
-        self.round.pocket = event.payload.pocket
-        self.round.state = RoundState.SPUN
+        self.current.pocket = event.payload.pocket
+        self.current.state = RoundState.SPUN
 
     @mutate.register
     def _(self, event: BetSettled) -> None:
         p = event.payload
-        self.round.settled[p.bet_id] = p
+        self.current.settled[p.bet_id] = p
         if p.imprisoned_from is not None:
-            self.round.jailed[p.bet_id] = self.prisoners[p.bet_id]
+            self.current.jailed[p.bet_id] = self.prisoners[p.bet_id]
         if p.outcome == "prison":
-            self.prisoners[p.bet_id] = self.round.bets[p.bet_id]
+            self.prisoners[p.bet_id] = self.current.bets[p.bet_id]
         else:
             self.prisoners.pop(p.bet_id, None)
 
     @mutate.register
     def _(self, event: RoundSettled) -> None:
-        self.round.state = RoundState.SETTLED
+        self.current.state = RoundState.SETTLED
         self.rounds_played = event.payload.round_number
-        played = {b.seat for b in self.round.bets.values()}
+        played = {b.seat for b in self.current.bets.values()}
         for seat in self.seated:
             self.idle[seat] = 0 if seat in played else self.idle.get(seat, 0) + 1
 

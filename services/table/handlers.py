@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from contracts.envelope import Command
+from contracts.envelope import Command, Message
 from contracts.table import TABLE_COMMANDS, OpenTable
 from contracts.vision import VerificationRequested, VerificationResolved
-from services.runtime.bus import Rejected
+from services.runtime.bus import Handler, Rejected
 from services.runtime.store import UnitOfWork
 from services.table.domain import TableSession
 
@@ -49,6 +49,8 @@ def release_expiring_holds(uow: Tables, now: datetime, margin: timedelta) -> Non
         table.release_expiring(now, margin=margin)
 
 
-COMMAND_HANDLERS = {kind: table_command for kind in TABLE_COMMANDS} | {OpenTable: open_table}
-CHECK_HANDLERS = {VerificationRequested: hold_payouts, VerificationResolved: resolve_verification}
+COMMAND_HANDLERS: dict[type[Message], Handler] = {kind: table_command for kind in TABLE_COMMANDS}
+COMMAND_HANDLERS[OpenTable] = open_table
+CHECK_HANDLERS: dict[type[Message], Handler] = {
+    VerificationRequested: hold_payouts, VerificationResolved: resolve_verification}
 HANDLERS = COMMAND_HANDLERS | CHECK_HANDLERS

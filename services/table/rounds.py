@@ -5,7 +5,7 @@ import enum
 from dataclasses import dataclass, field
 
 from contracts.payouts import BetCorrectionData, PayoutsHeld
-from contracts.table import BetPlacedData, BetSettledData
+from contracts.table import BetOutcome, BetPlacedData, BetSettledData
 
 
 class RoundState(enum.Enum):
@@ -36,7 +36,7 @@ class Round:
     def is_settled(self) -> bool:
         return self.state is RoundState.SETTLED
 
-    def paid(self, bet_id: str) -> tuple[str, int]:
+    def paid(self, bet_id: str) -> tuple[BetOutcome, int]:
         """(outcome, paid) of a bet settled in this round, after any correction."""
         fixed = self.corrections.get(bet_id)
         if fixed is not None:

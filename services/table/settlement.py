@@ -6,9 +6,10 @@ answers with the amount and the seed rule behind it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from contracts.money import Money
-from contracts.table import BetPlacedData, BetSettledData, BetSpec, TableOpenedData
+from contracts.table import BetOutcome, BetPlacedData, BetSettledData, BetSpec, TableOpenedData
 from services.rules.core import RulesError, get_profile
 from services.rules.roulette import RouletteBet, settle_bets
 
@@ -44,7 +45,9 @@ def settle(config: TableOpenedData, round_id: str, bets: Iterable[BetPlacedData]
             round_id=round_id, bet_id=b.bet_id, seat=b.seat, player_id=b.player_id,
             kind=b.bet.kind, stake=b.bet.stake,
             paid=Money(amount=r.paid, currency=config.currency), net=r.net,
-            outcome=r.outcome.value, rule=str(r.rule), rule_note=r.rule.note or "",
+            # roulette leaves no bet pending, the one engine outcome that is no BetOutcome
+            outcome=cast(BetOutcome, r.outcome.value),
+            rule=str(r.rule), rule_note=r.rule.note or "",
             imprisoned_from=b.round_id if i >= len(placed) else None,
         )
         for i, (b, r) in enumerate(zip(placed + jailed, results))

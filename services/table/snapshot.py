@@ -4,10 +4,13 @@ Only str/int/bool/None/list/dict; pydantic models as `model_dump(mode="json")`. 
 (rounds, bets, prisoners) are lists, since their order decides the order of later events, and
 seat maps are [seat, value] pairs, since JSON object keys are strings. The aggregate's version
 and handled-message ids are the base class's to snapshot.
+
+The functions take the session as the `SessionState` it is, so this module does not import the
+domain that imports it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -15,10 +18,19 @@ from contracts.payouts import BetCorrectionData, PayoutsHeld
 from contracts.table import BetPlacedData, BetSettledData, TableOpenedData
 from services.table.rounds import Round, RoundState
 
-if TYPE_CHECKING:
-    from services.table.domain import TableSession
-
 M = TypeVar("M", bound=BaseModel)
+
+
+class SessionState(Protocol):
+    """The state of a TableSession (services/table/domain.py) that a snapshot holds."""
+    config: TableOpenedData | None
+    closed: bool
+    round: Round | None
+    rounds: dict[str, Round]
+    rounds_played: int
+    prisoners: dict[str, BetPlacedData]
+    seated: dict[int, str]
+    idle: dict[int, int]
 
 
 def _models(items: Any) -> list[dict[str, Any]]:
@@ -53,7 +65,7 @@ def load_round(state: dict[str, Any]) -> Round:
     )
 
 
-def dump(table: TableSession) -> dict[str, Any]:
+def dump(table: SessionState) -> dict[str, Any]:
     current = table.round
     return {
         "config": table.config.model_dump(mode="json") if table.config is not None else None,
@@ -68,7 +80,7 @@ def dump(table: TableSession) -> dict[str, Any]:
     }
 
 
-def load(table: TableSession, state: dict[str, Any]) -> None:
+def load(table: SessionState, state: dict[str, Any]) -> None:
     config = state["config"]
     table.config = TableOpenedData.model_validate(config) if config is not None else None
     table.closed = state["closed"]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from contracts.topics import TABLE_EVENTS_TOPIC, TABLE_SNAPSHOTS_TOPIC, partition_counts
 from deploy.local.admin import ensure_topics
@@ -67,7 +68,7 @@ async def timed_load(settings: Settings, snapshots: bool) -> dict[str, float]:
             "replay_seconds": report.seconds - report.snapshot_seconds}
 
 
-async def median_load(settings: Settings) -> dict[str, float]:
+async def median_load(settings: Settings) -> dict[str, Any]:
     loads = sorted([await timed_load(settings, True) for _ in range(LOADS)],
                    key=lambda r: r["seconds"])
     return {**loads[len(loads) // 2], "all": [r["seconds"] for r in loads]}

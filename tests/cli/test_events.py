@@ -22,8 +22,8 @@ AT = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)
 def opened(table: str) -> TableOpened:
     return TableOpened(aggregate_id=table, sequence=1, occurred_at=AT, producer="test",
                        correlation_id=f"c-{table}", payload=TableOpenedData(
-                           wheel="european", profile="BO", currency="BOB", min_bet=100,
-                           max_bet=50_000))
+                           game="roulette", variant="european", profile="BO",
+                           currency="BOB", min_bet=100, max_bet=50_000))
 
 
 def round_opened(table: str, number: int) -> RoundOpened:
@@ -78,7 +78,7 @@ def test_text_lines_are_compact_and_limit_stops_early(loaded: str) -> None:
     assert result.exit_code == 0, result.stderr
     first, second = result.stdout.splitlines()
     assert first.split()[1:6] == ["2026-11-25", "20:00:00", "TableOpened", "RUL-01", "#1"]
-    assert "wheel=european profile=BO currency=BOB min_bet=100" in first
+    assert "game=roulette variant=european profile=BO currency=BOB" in first
     assert second.endswith("RoundOpened            RUL-01         #2     round_id=RUL-01-r1 "
                            "round_number=1")
     errors = run("events", "dump", "--topic", TOPIC, "--bootstrap", loaded, "--key", "BAD")
@@ -91,8 +91,8 @@ def test_unknown_topics_are_refused_listing_the_known_ones() -> None:
     result = run("events", "dump", "--topic", "orders")
     assert result.exit_code == 2
     assert ("'orders' is not a floor topic; known: floor.deadletter, floor.table.commands, "
-            "floor.table.events, floor.vision.checks, floor.vision.commands, "
-            "floor.vision.frames") in result.stderr
+            "floor.table.events, floor.table.snapshots, floor.vision.checks, "
+            "floor.vision.commands, floor.vision.frames") in result.stderr
 
 
 def dead_letter(offset: int) -> DeadLetter:

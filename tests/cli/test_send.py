@@ -10,8 +10,9 @@ from tests.cli.tools import json_lines, run, run_process
 
 TABLE = "RUL-01"
 OPEN_TABLE = {"command_type": "OpenTable", "target_id": TABLE,
-              "payload": {"wheel": "european", "profile": "BO", "currency": "BOB",
-                          "min_bet": 100, "max_bet": 50_000}}
+              "actor": {"employee_id": "PM1", "role": "pit_manager"},
+              "payload": {"game": "roulette", "variant": "european", "profile": "BO",
+                          "currency": "BOB", "min_bet": 100, "max_bet": 50_000}}
 OPEN_ROUND = {"command_type": "OpenRound", "target_id": TABLE, "command_id": "cmd-round-1",
               "issued_by": "terminal-7"}
 
@@ -42,8 +43,9 @@ LINES = [
 OVERLONG = len(LINES[8].encode())
 
 REFUSALS = {
-    5: ("command_type", "'SpinWheel' is not a known command; known: CloseBets, CloseTable, "
-                        "OpenRound, OpenTable, PlaceBet, RecordSpin, ResolveVerification"),
+    5: ("command_type", "'SpinWheel' is not a known command; known: ChangeLimits, CloseBets, "
+                        "CloseTable, LeaveSeat, OpenRound, OpenTable, PlaceBet, RecordSpin, "
+                        "ResolveVerification, SeatPlayer"),
     6: ("payload", "Field required"),
     7: ("payload.bet.stake.amount", "Input should be greater than or equal to 0"),
     8: ("event_type", "'TableClosed' is not a command: casino send publishes commands (a line "
@@ -83,7 +85,7 @@ def test_valid_lines_are_sent_and_invalid_ones_refused_with_line_field_and_reaso
     assert [(r["partition"], r["offset"], r["key"]) for r in records] == [
         (a["partition"], a["offset"], TABLE) for a in accepted]
     first, second, third = (r["message"] for r in records)
-    assert first["issued_by"] == "casino-send" and first["schema_version"] == 1
+    assert first["issued_by"] == "casino-send" and first["schema_version"] == 2
     assert second["issued_by"] == "terminal-7"                    # given values are kept
     assert third["payload"]["bet"]["stake"] == {"amount": 500, "currency": "BOB"}
 

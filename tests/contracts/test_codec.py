@@ -32,7 +32,8 @@ def test_event_round_trip_with_actor():
                      occurred_at=datetime(2026, 11, 21, 20, tzinfo=UTC),
                      producer="table-service", correlation_id="c1",
                      actor=Actor(employee_id="PM1", role="pit_manager"),
-                     payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
+                     payload=TableOpenedData(game="roulette", variant="european", seating="open",
+                                             profile="BO", currency="BOB",
                                              min_bet=100, max_bet=50000))
     assert decode(encode(ev)) == ev
 

@@ -1,14 +1,14 @@
 """Table contracts: the bet kinds are the engine's, and schema-1 TableOpened/OpenTable logs
 decode into schema 2 through the upcaster."""
 import json
-from typing import get_args
+from typing import Any, get_args
 
 from contracts.codec import decode
 from contracts.table import BetKind, CommandRejected, OpenTable, TableOpened, TableWheel
 from services.rules.roulette import KINDS, WHEELS
 
 # A TableOpened exactly as the table service wrote it before schema 2.
-V1_OPENED = {
+V1_OPENED: dict[str, Any] = {
     "event_id": "0b7e2c1a-5d4f-4f7e-9c2a-1f3e5d7c9b11", "event_type": "TableOpened",
     "schema_version": 1, "aggregate_type": "table", "aggregate_id": "RUL-01", "sequence": 1,
     "occurred_at": "2026-11-21T20:00:00Z", "recorded_at": "2026-11-21T20:00:00.120000Z",
@@ -36,7 +36,7 @@ def test_a_schema_1_table_opened_decodes_as_schema_2_with_the_wheel_as_variant()
     assert (p.min_bet, p.max_bet, p.seats, p.bet_limits) == (1000, 500000, 8, {})
     assert p.seating == "open"   # schema-1 tables never seated anyone: replay unchanged
     assert event.event_id == V1_OPENED["event_id"] and event.sequence == 1
-    assert event.actor.role == "pit_manager"
+    assert event.actor is not None and event.actor.role == "pit_manager"
 
 
 def test_a_schema_1_open_table_command_decodes_as_schema_2():

@@ -99,12 +99,14 @@ def built_citations() -> Iterator[Citation]:
             yield from split_chain(ref.seed, ref.section)
 
 
-SEED_001_QUOTE = re.compile(r'RuleRef\(\s*"001",\s*quote="(?P<quote>[^"]+)"')
+# The quotation may be written as adjacent literals over several lines ("...entre un "
+# "mínimo y un máximo"), which Python joins.
+SEED_001_QUOTE = re.compile(r'RuleRef\(\s*"001",\s*quote=(?P<quote>"[^"]+"(?:\s*"[^"]+")*)')
 
 
 def seed_001_quotes() -> set[str]:
     """Seed 001 has no section numbers: the code locates its rules by a quotation."""
-    quotes = {m["quote"] for path in source_files()
+    quotes = {"".join(re.findall(r'"([^"]+)"', m["quote"])) for path in source_files()
               for m in SEED_001_QUOTE.finditer(path.read_text(encoding="utf-8"))}
     return quotes | {ref.quote for ref in built_refs() if ref.seed == "001" and ref.quote}
 

@@ -66,8 +66,9 @@ def session(floor, tmp_path_factory):
             OpenRound(target_id="NO-SUCH-TABLE", issued_by="test")),
     }
     spin = cmd(RecordSpin, payload=RecordSpinData(pocket="7"))
-    good = [cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
-                                                   currency="BOB", min_bet=100, max_bet=50_000)),
+    good = [cmd(OpenTable, payload=TableOpenedData(
+                game="roulette", variant="european", seating="open", profile="BO",
+                currency="BOB", min_bet=100, max_bet=50_000)),
             cmd(OpenRound), bet(1000, "ok-1"), bet(90_000, "too-big"), bet(50, "too-small"),
             cmd(CloseBets), bet(500, "late"), spin]
 

@@ -19,9 +19,9 @@ def corrected_floor() -> list:
     """RUL-01: round 1 dealer entered 17 (CCTV: 18), round 2 on 5; a 30-minute hold."""
     t = TableSession("RUL-01")
     log = handle(t, OpenTable(target_id="RUL-01", issued_by="t", issued_at=T0, actor=PIT,
-                             payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
-                                                     currency="BOB", min_bet=100,
-                                                     max_bet=50_000)))
+                             payload=TableOpenedData(
+                                 game="roulette", variant="european", seating="open", profile="BO",
+                                 currency="BOB", min_bet=100, max_bet=50_000)))
     log += play(t, T0 + timedelta(minutes=1), "17", [("17", 1000), ("18", 500)])
     log += hold(t, requested())
     log += play(t, T0 + timedelta(minutes=3), "5", [("5", 100)])

@@ -4,7 +4,7 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from datetime import datetime
+from datetime import UTC, datetime
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Actor
@@ -48,7 +48,8 @@ def settled_round(db) -> None:
     """RUL-07 opens, two even-chance stakes, the ball lands on zero: both go «en prisión»."""
     table = TableSession("RUL-07")
     log = handle(table, command(OpenTable, payload=TableOpenedData(
-        game="roulette", variant="european", seating="open", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+        game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
+        min_bet=100, max_bet=50_000)))
     for c in (command(OpenRound), even_chance("j1", 2500), even_chance("j2", 1000),
               command(CloseBets), command(RecordSpin, payload=RecordSpinData(pocket="0"))):
         log += handle(table, c)

@@ -15,6 +15,7 @@ from contracts.table import (
     RecordSpinData,
     SeatData,
     SeatPlayer,
+    TableOpened,
     TableOpenedData,
 )
 from services.projections import store
@@ -22,9 +23,8 @@ from services.projections.projector import apply_events
 from services.projections.report import table_report
 from services.table.domain import TableSession
 from tests.contracts.test_table_contracts import V1_OPENED
-from tests.table.test_domain import T, cmd
 from tests.table.test_session_rules import bet
-from tests.table.unit import handle
+from tests.table.unit import T, cmd, handle
 
 
 def test_game_variant_seats_excess_and_forbidden_commands_reach_the_tables(tmp_path):
@@ -44,6 +44,7 @@ def test_game_variant_seats_excess_and_forbidden_commands_reach_the_tables(tmp_p
         apply_events(con, log)
         row = con.execute("SELECT game, wheel, variant, seats, seating, bet_limits FROM tables"
                           ).fetchone()
+        assert row is not None
         bet_row = con.execute("SELECT stake, excess_returned, limit_rule, paid FROM bets"
                               ).fetchone()
         seat = con.execute("SELECT seat, player_id, left_reason FROM seatings").fetchone()
@@ -58,8 +59,9 @@ def test_game_variant_seats_excess_and_forbidden_commands_reach_the_tables(tmp_p
 
 
 def test_a_schema_1_table_projects_as_a_roulette_table_with_open_seating(tmp_path):
-    event = decode(json.dumps(V1_OPENED).encode())
+    event = decode(encode(decode(json.dumps(V1_OPENED).encode())))  # upcast, stored as v2
+    assert isinstance(event, TableOpened)
     with store.connect(tmp_path / "v1.duckdb") as con:
-        apply_events(con, [decode(encode(event))])
+        apply_events(con, [event])
         row = con.execute("SELECT game, wheel, variant, seating, min_bet FROM tables").fetchone()
     assert row == ("roulette", "american", "american", "open", 1000)

@@ -80,9 +80,13 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+def _bus(store: AggregateStore[Rounds]) -> Bus:
+    assert isinstance(store.bus, Bus)  # store_for gives every store a Bus
+    return store.bus
+
+
 async def _connected(store: AggregateStore[Rounds]) -> AggregateStore[Rounds]:
-    assert store.bus is not None
-    await store.bus.broker.connect()
+    await _bus(store).broker.connect()
     await store.own_all()
     return store
 
@@ -92,22 +96,23 @@ def test_a_restart_reads_the_snapshot_block_and_only_the_events_after_it(setting
         first = await _connected(store_for(settings, every=50))
         await open_rounds(first, "SNAP-1", 120)   # blocks written at 50 and 100 events
         await open_rounds(first, "SNAP-2", 3)
-        await first.bus.broker.stop()
+        await _bus(first).broker.stop()
 
         again = await _connected(store_for(settings, every=50))
         report = again.last_load
+        assert report is not None
         assert again.aggregates["SNAP-1"].rounds == 120
         assert again.aggregates["SNAP-1"].version == 120
         assert again.aggregates["SNAP-2"].rounds == 3
         assert report.snapshots >= 1            # restored from a block, not from scratch
         assert report.events < 123              # and replayed only what followed it
-        await again.bus.broker.stop()
+        await _bus(again).broker.stop()
 
         full = AggregateStore(factory=Rounds, aggregate_type="test", events=TABLE_EVENTS_TOPIC,
                               bootstrap=settings.bootstrap)   # no snapshots: the whole log
         await full.own_all()
         assert full.aggregates["SNAP-1"].rounds == 120
-        assert full.last_load.events >= 123
+        assert full.last_load is not None and full.last_load.events >= 123
     run(scenario())
 
 
@@ -121,13 +126,13 @@ def test_a_gap_in_the_log_marks_the_aggregate_broken_and_refuses_its_messages(se
                                                                        round_number=5))
         produce_raw(settings.bootstrap, TABLE_EVENTS_TOPIC.name,
                     [(b"GAP-1", jump.model_dump_json().encode())])
-        await store.bus.broker.stop()
+        await _bus(store).broker.stop()
         again = await _connected(store_for(settings))
         assert "GAP-1" in again.broken and "expected sequence 3, got 5" in again.broken["GAP-1"]
         with pytest.raises(AggregateBroken):
             async with again.unit_of_work() as uow:
                 uow.get("GAP-1")
-        await again.bus.broker.stop()
+        await _bus(again).broker.stop()
     run(scenario())
 
 
@@ -138,14 +143,15 @@ def test_a_failed_message_is_thrown_away_and_earlier_ones_are_kept(settings):
             uow.get_or_create("UOW-1").open_round(command("UOW-1"))
             uow.keep()                                # message 1 handled
             good = uow.get("UOW-1")
+            assert good is not None
             good.open_round(command("UOW-1"))         # message 2 triggers, then fails
             await uow.discard()
             assert store.aggregates["UOW-1"].rounds == 1   # reloaded from the log
             assert store.aggregates["UOW-1"] is not good   # the touched object is gone
-        await store.bus.broker.stop()
+        await _bus(store).broker.stop()
         again = await _connected(store_for(settings))
         assert again.aggregates["UOW-1"].version == 1      # message 1 was published
-        await again.bus.broker.stop()
+        await _bus(again).broker.stop()
     run(scenario())
 
 
@@ -155,12 +161,15 @@ def test_a_failed_publish_reloads_the_touched_partition_before_the_next_batch(se
         await open_rounds(store, "PUB-1", 1)
         with pytest.raises(RuntimeError):
             async with store.unit_of_work() as uow:
-                uow.get("PUB-1").open_round(command("PUB-1"))
+                table = uow.get("PUB-1")
+                assert table is not None
+                table.open_round(command("PUB-1"))
                 raise RuntimeError("the broker went away while publishing")
         assert store.aggregates["PUB-1"].rounds == 2        # memory is ahead of the log...
         async with store.unit_of_work() as uow:
-            assert uow.get("PUB-1").rounds == 1             # ...until the next batch reloads
-        await store.bus.broker.stop()
+            reloaded = uow.get("PUB-1")
+            assert reloaded is not None and reloaded.rounds == 1  # ...until the next batch reloads
+        await _bus(store).broker.stop()
     run(scenario())
 
 
@@ -177,5 +186,5 @@ def test_an_instance_holds_only_the_partitions_it_owns(settings):
         assert not any(t in store.aggregates for t in tables if not store.owns(t))
         await store.release(mine)
         assert store.aggregates == {} and store.owned == set()
-        await store.bus.broker.stop()
+        await _bus(store).broker.stop()
     run(scenario())

@@ -1,23 +1,16 @@
 """The table session aggregate, without a broker: rounds, refusals, settlement, idempotency."""
-from datetime import UTC, datetime
 
 import pytest
 
-from contracts.envelope import Actor
-from contracts.money import Money
 from contracts.table import (
     BetPlaced,
     BetRejected,
     BetSettled,
-    BetSpec,
-    ChangeLimits,
     CloseBets,
     CloseTable,
     CommandRejected,
     OpenRound,
     OpenTable,
-    PlaceBet,
-    PlaceBetData,
     RecordSpin,
     RecordSpinData,
     RoundSettled,
@@ -25,44 +18,7 @@ from contracts.table import (
     TableOpenedData,
 )
 from services.table.domain import RoundState, TableSession
-from tests.table.unit import handle
-
-DEALER = Actor(employee_id="D1", role="dealer")
-PIT = Actor(employee_id="PM1", role="pit_manager")
-T = "RUL-01"
-
-
-def cmd(cls, actor=None, **kw):
-    """A command from the dealer, or from the pit boss for what only a supervisor may do."""
-    actor = actor or (PIT if cls in (OpenTable, CloseTable, ChangeLimits) else DEALER)
-    return cls(target_id=T, issued_by="test", actor=actor,
-               issued_at=datetime(2026, 11, 21, 20, 0, tzinfo=UTC), **kw)
-
-
-def bet(kind="straight", numbers=("17",), amount=1000, index=None, bet_id="b1", currency="BOB",
-        zero_option=None):
-    return cmd(PlaceBet, payload=PlaceBetData(bet_id=bet_id, seat=1, player_id="P1", bet=BetSpec(
-        kind=kind, numbers=numbers, index=index, stake=Money(amount=amount, currency=currency),
-        zero_option=zero_option)))
-
-
-def play(table, *bets, pocket):
-    """One round: open it (unless the fixture did), the bets, «no más apuestas», the spin."""
-    if table.round is not None and table.round.state is RoundState.SETTLED:
-        handle(table, cmd(OpenRound))
-    for b in bets:
-        handle(table, b)
-    handle(table, cmd(CloseBets))
-    return handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket=pocket)))
-
-
-@pytest.fixture
-def table() -> TableSession:
-    t = TableSession(T)
-    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
-                                                   currency="BOB", min_bet=100, max_bet=50_000)))
-    handle(t, cmd(OpenRound))
-    return t
+from tests.table.unit import T, bet, cmd, handle, play
 
 
 def test_straight_up_win_pays_35_to_1_and_names_the_rule(table):
@@ -89,6 +45,7 @@ def test_over_maximum_on_bo_plays_the_maximum_and_returns_the_excess(table):
     [event] = handle(table, bet(amount=60_000))
     assert isinstance(event, BetPlaced)
     assert event.payload.bet.stake.amount == 50_000
+    assert event.payload.excess_returned is not None
     assert event.payload.excess_returned.amount == 10_000
     assert event.payload.limit_rule == "seed 002 §1.2.1.1"
     assert table.round.bets["b1"].bet.stake.amount == 50_000
@@ -142,14 +99,15 @@ def test_rebuild_from_the_log_gives_the_same_state(table):
     history = handle(opened, cmd(OpenTable, payload=table.config)) + handle(opened, cmd(OpenRound))
     rebuilt = TableSession.rebuild(T, [*history, *log])
     assert rebuilt.version == table.version and rebuilt.rounds_played == 1
-    assert rebuilt.round.settled == table.round.settled
+    assert rebuilt.current.settled == table.current.settled
     assert fresh.version == 0
 
 
 def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO", currency="BOB",
-                                                   min_bet=100, max_bet=50_000)),
+    for c in (cmd(OpenTable, payload=TableOpenedData(
+                  game="roulette", variant="european", seating="open", profile="BO",
+                  currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(), bet(kind="red", numbers=(), bet_id="b2"), cmd(CloseBets)):
         log += handle(table, c)
     spin = cmd(RecordSpin, payload=RecordSpinData(pocket="17"))
@@ -157,7 +115,7 @@ def test_spin_redelivered_after_a_crash_mid_settlement_finishes_it():
     assert [type(e) for e in events] == [SpinResulted, BetSettled, BetSettled, RoundSettled]
     # The service crashed after publishing only SpinResulted and the first BetSettled:
     survivor = TableSession.rebuild(T, [*log, *events[:2]])
-    assert survivor.round.state is RoundState.SPUN
+    assert survivor.current.state is RoundState.SPUN
     finished = handle(survivor, spin)
     assert [type(e) for e in finished] == [BetSettled, RoundSettled]
     assert finished[-1].payload.wagered.amount == 2000
@@ -213,8 +171,9 @@ def test_the_table_cannot_close_while_a_stake_is_in_prison(table):
 
 def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
-                                                   currency="BOB", min_bet=100, max_bet=50_000)),
+    for c in (cmd(OpenTable, payload=TableOpenedData(
+                  game="roulette", variant="european", seating="open", profile="BO",
+                  currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(kind="even", numbers=(), bet_id="jail", zero_option="prison"),
               cmd(CloseBets), cmd(RecordSpin, payload=RecordSpinData(pocket="0"))):
         log += handle(table, c)
@@ -227,8 +186,9 @@ def test_prisoners_are_rebuilt_from_the_log_and_their_ids_stay_taken():
 
 def test_a_profile_without_the_choice_refuses_a_zero_option_naming_the_field():
     t = TableSession(T)
-    handle(t, cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="AR-RUL",
-                                                   currency="ARS", min_bet=100, max_bet=50_000)))
+    handle(t, cmd(OpenTable, payload=TableOpenedData(
+        game="roulette", variant="european", seating="open", profile="AR-RUL",
+        currency="ARS", min_bet=100, max_bet=50_000)))
     handle(t, cmd(OpenRound))
     [refused] = handle(t, bet(kind="red", numbers=(), currency="ARS", zero_option="prison"))
     assert refused.payload.code == "INVALID_BET"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from contracts.envelope import Command
+from contracts.envelope import Command, Message
 from contracts.payouts import PayoutsHeld, PayoutsReleased
 from contracts.table import (
     BetSettled,
@@ -28,8 +28,8 @@ from services.runtime.store import AggregateStore
 from services.runtime.testing import MemoryBus
 from services.table import handlers
 from services.table.domain import TableSession
-from tests.table.test_domain import DEALER, T, bet, cmd, play
 from tests.table.test_holds import DECLARED, requested
+from tests.table.unit import DEALER, T, bet, cmd, play
 
 CONFIG = TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
                          currency="BOB", min_bet=100, max_bet=50_000)
@@ -40,7 +40,7 @@ def new_store(bus: MemoryBus, snapshot_every: int = 1_000_000) -> AggregateStore
                           snapshots=TABLE_SNAPSHOTS_TOPIC, bus=bus, snapshot_every=snapshot_every)
 
 
-async def deliver(store: AggregateStore[TableSession], *messages: object) -> None:
+async def deliver(store: AggregateStore[TableSession], *messages: Message) -> None:
     """One consumed batch, as the bus hands it over: each message to its handler, then keep."""
     async with store.unit_of_work() as uow:
         for message in messages:
@@ -135,6 +135,7 @@ def test_a_new_store_rebuilds_the_same_tables_from_what_was_published(bus):
     again = new_store(bus, snapshot_every=10)
     run(again.own_all())
     old, new = store.aggregates[T], again.aggregates[T]
+    assert again.last_load is not None
     assert again.last_load.snapshots == 1                    # restored from a block...
     assert new.version == old.version and new.rounds_played == old.rounds_played == 5
     assert new.snapshot_state() == old.snapshot_state()      # ...to the very same state

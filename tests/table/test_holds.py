@@ -23,8 +23,7 @@ from contracts.vision import (
     hold_deadline,
 )
 from services.table.domain import KEEP_ROUNDS, TableSession
-from tests.table.test_domain import T, bet, cmd, play, table  # noqa: F401  (fixture)
-from tests.table.unit import handle, hold, release, resolve
+from tests.table.unit import T, bet, cmd, handle, hold, play, release, resolve
 
 DECLARED = datetime(2026, 11, 21, 20, 1, tzinfo=UTC)
 DEADLINE = hold_deadline(DECLARED)
@@ -54,7 +53,8 @@ def test_the_winning_payouts_of_a_round_under_verification_are_held(table):
     [held] = hold(table, requested())
     assert isinstance(held, PayoutsHeld)
     assert held.payload.bet_ids == ("win",) and held.payload.held.amount == 36_000
-    assert held.payload.deadline == DEADLINE and held.payload.rule == "seed 002 §1.3; seed 004 RG §6"
+    assert held.payload.deadline == DEADLINE
+    assert held.payload.rule == "seed 002 §1.3; seed 004 RG §6"
     assert hold(table, requested()) == []  # redelivered: held once
 
 
@@ -64,7 +64,8 @@ def test_upheld_releases_the_same_payouts_and_changes_no_settlement(table):
     [released] = resolve(table, resolved("17", outcome="UPHELD"))
     assert isinstance(released, PayoutsReleased)
     p = released.payload
-    assert (p.outcome, p.bet_ids, p.released.amount, p.within_hold) == ("UPHELD", ("win",), 36_000, True)
+    assert (p.outcome, p.bet_ids, p.released.amount, p.within_hold) == (
+        "UPHELD", ("win",), 36_000, True)
     assert p.released_by == "S7"
     assert resolve(table, resolved("17", outcome="UPHELD")) == []
 
@@ -143,8 +144,9 @@ def test_correction_away_from_zero_frees_a_stake_the_wrong_result_imprisoned(tab
 
 def test_holds_and_corrections_are_rebuilt_from_the_log():
     table, log = TableSession(T), []
-    for c in (cmd(OpenTable, payload=TableOpenedData(game="roulette", variant="european", seating="open", profile="BO",
-                                                   currency="BOB", min_bet=100, max_bet=50_000)),
+    for c in (cmd(OpenTable, payload=TableOpenedData(
+                  game="roulette", variant="european", seating="open", profile="BO",
+                  currency="BOB", min_bet=100, max_bet=50_000)),
               cmd(OpenRound), bet(bet_id="on17"), cmd(CloseBets),
               cmd(RecordSpin, payload=RecordSpinData(pocket="17"))):
         log += handle(table, c)

@@ -30,8 +30,7 @@ from contracts.table import (
 from services.table.domain import TableSession
 from services.table.games import ADAPTERS
 from services.table.games.roulette import Roulette
-from tests.table.test_domain import T, cmd
-from tests.table.unit import handle
+from tests.table.unit import T, cmd, handle
 
 CURRENCY = {"BO": "BOB", "AR-RUL": "ARS", "CL-ARICA": "CLP", "LIVE-GG": "EUR"}
 WHEEL = {"BO": "european", "AR-RUL": "european", "CL-ARICA": "american", "LIVE-GG": "european"}
@@ -138,7 +137,7 @@ def test_limits_change_between_rounds_only():
     handle(table, cmd(CloseBets))
     handle(table, cmd(RecordSpin, payload=RecordSpinData(pocket="3")))
     [changed] = handle(table, cmd(ChangeLimits, payload=new))
-    assert changed.event_type == "LimitsChanged" and table.config.max_bet == 100_000
+    assert changed.event_type == "LimitsChanged" and table.cfg.max_bet == 100_000
     handle(table, cmd(OpenRound))
     assert place(table, 400).payload.code == "UNDER_MINIMUM"
 
@@ -190,7 +189,7 @@ def test_a_seat_not_played_for_more_than_three_rounds_is_freed_where_the_seed_sa
     table = opened("BO", seating="enforced")
     for seat, player in ((1, "P1"), (2, "P2")):
         handle(table, cmd(SeatPlayer, payload=SeatData(seat=seat, player_id=player)))
-    for n in range(1, 4):
+    for _ in range(1, 4):
         assert not any(isinstance(e, PlayerLeft) for e in _empty_round(table, playing=2))
     freed = [e for e in _empty_round(table, playing=2) if isinstance(e, PlayerLeft)]
     assert [(e.payload.seat, e.payload.reason, e.payload.rounds_not_played, e.payload.rule)
@@ -256,7 +255,9 @@ def test_authorize_lets_surveillance_resolve_a_verification_and_nobody_else_on_t
             payload=ResolveVerificationData(outcome="UPHELD", note="seen on CCTV"))
     assert authorize(resolve("surveillance")) is None
     for role in ("dealer", "table_supervisor", "pit_manager", "cashier", "finance"):
-        field, reason = authorize(resolve(role))
+        refusal = authorize(resolve(role))
+        assert refusal is not None
+        field, reason = refusal
         assert field == "actor.role" and role in reason and "surveillance" in reason
 
 

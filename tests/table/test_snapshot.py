@@ -12,10 +12,9 @@ from contracts.table import (
     SeatPlayer,
 )
 from services.table.domain import TableSession
-from tests.table.test_domain import bet, cmd
 from tests.table.test_holds import requested, resolved
 from tests.table.test_session_rules import opened
-from tests.table.unit import handle, hold, resolve
+from tests.table.unit import bet, cmd, handle, hold, resolve
 
 VOLATILE = {"event_id", "recorded_at"}
 
@@ -56,7 +55,7 @@ def test_a_restored_session_produces_the_same_events_as_the_original():
         theirs = [e for c in commands for e in handle(copy, c)]
         assert same(ours, theirs), f"round {n}"
         if n % 5 == 0:  # a hold on this round, corrected on CCTV
-            rid, check = table.round.round_id, f"chk-{n}"
+            rid, check = table.current.round_id, f"chk-{n}"
             copy, request = restored(table), requested(round_id=rid, check=check)
             assert same(hold(table, request), hold(copy, request))
             snap, resolution = restored(table), resolved("18", round_id=rid, check=check)
@@ -75,5 +74,5 @@ def test_the_snapshot_is_plain_json_values():
     assert json.loads(json.dumps(state)) == state
     copy = TableSession.from_snapshot_state(table.id, state)
     assert copy.prisoners == table.prisoners and copy.config == table.config
-    assert copy.round.settled == table.round.settled and copy.version == 0
+    assert copy.current.settled == table.current.settled and copy.version == 0
     assert isinstance(PlaceBet, type)

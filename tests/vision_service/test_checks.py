@@ -93,7 +93,8 @@ def test_redelivered_messages_and_late_frames_change_nothing():
     _do(check.note_dealer, dealer(), s)
     assert _do(check.note_reading, read(), f) == []
     assert _do(check.note_dealer, dealer(), s) == []
-    assert _do(check.note_reading, read("3"), frame().model_copy(update={"event_id": "later"})) == []
+    later = frame().model_copy(update={"event_id": "later"})
+    assert _do(check.note_reading, read("3"), later) == []
     assert check.decided and check.version == 3
 
 

@@ -3,7 +3,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from contracts.vision import HOLD_LIMIT, check_hold_limit, hold_deadline
+from contracts.vision import HOLD_LIMIT, VerificationRequested, check_hold_limit, hold_deadline
 from services.vision.service.checks import RoundCheck
 from tests.vision_service.test_checks import dealer, frame, read, spin
 
@@ -27,4 +27,5 @@ def test_a_round_check_holds_for_the_house_limit():
     check.note_dealer(dealer("17"), spin("17"))
     check.note_reading(read("18"), frame())
     [_noted, _read, requested] = check.collect()
+    assert isinstance(requested, VerificationRequested)
     assert requested.payload.hold_deadline - dealer().declared_at == timedelta(minutes=5)

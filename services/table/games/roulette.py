@@ -13,6 +13,7 @@ only for the card games (seed 002 §2.1.6.3, seed 000 §2.3.6.3, §2.4.4.2, seed
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from contracts.envelope import Command
 from contracts.payouts import BetCorrectionData
@@ -21,8 +22,10 @@ from contracts.table import (
     BetPlacedData,
     BetSettledData,
     BetSpec,
+    RecordSpin,
     SpinResultedData,
     TableOpenedData,
+    TableWheel,
 )
 from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import DEFAULT_KEY, TableLimits
@@ -44,7 +47,7 @@ class Roulette:
 
     def config_problem(self, config: TableOpenedData) -> Problem | None:
         wheel = config.variant
-        if wheel not in WHEELS:
+        if wheel is None or wheel not in WHEELS:
             return "payload.variant", (f"a roulette table names its wheel: one of "
                                        f"{', '.join(WHEELS)}; got {wheel!r}")
         try:
@@ -84,14 +87,17 @@ class Roulette:
         return settlement.bet_problem(config, bet)
 
     def result_of(self, config: TableOpenedData, command: Command) -> tuple[str, Problem | None]:
-        pocket = command.payload.pocket  # type: ignore[attr-defined]  (RecordSpin)
+        assert isinstance(command, RecordSpin), "the table checked result_command"
+        pocket = command.payload.pocket
         if not self.is_result(config, pocket):
             return pocket, ("payload.pocket", f"{pocket} is not on a {config.wheel} wheel")
         return pocket, None
 
     def result_payload(self, config: TableOpenedData, round_id: str,
                        result: str) -> SpinResultedData:
-        return SpinResultedData(round_id=round_id, wheel=config.wheel, pocket=result)
+        assert config.wheel in WHEELS, "config_problem admitted only these wheels"
+        wheel = cast(TableWheel, config.wheel)
+        return SpinResultedData(round_id=round_id, wheel=wheel, pocket=result)
 
     def is_result(self, config: TableOpenedData, result: str) -> bool:
         """A pocket of this table's wheel (a dice result, or 00 on a one-zero wheel, is not)."""

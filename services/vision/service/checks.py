@@ -19,7 +19,7 @@ from datetime import timedelta
 from functools import singledispatchmethod
 from typing import Any
 
-from contracts.envelope import Event, Message
+from contracts.envelope import Event
 from contracts.permissions import authorize
 from contracts.table import CommandRejectedData
 from contracts.vision import (
@@ -94,19 +94,19 @@ class RoundCheck(Aggregate):
 
     # ----- decisions ------------------------------------------------------------------------
     # Each decision triggers events; the unit of work collects and publishes them.
-    def note_reading(self, data: ResultReadData, cause: Message) -> None:
+    def note_reading(self, data: ResultReadData, cause: Event) -> None:
         if not self.has_handled(cause) and not self.decided:
             self.partition_key = data.table_id  # a check lives in its table's partition
             self.trigger(ResultRead, data, cause)
             self._decide(cause)
 
-    def note_dealer(self, data: DealerResultData, cause: Message) -> None:
+    def note_dealer(self, data: DealerResultData, cause: Event) -> None:
         if not self.has_handled(cause) and self.dealer is None:
             self.partition_key = data.table_id
             self.trigger(DealerResultNoted, data, cause)
             self._decide(cause)
 
-    def _decide(self, cause: Message) -> None:
+    def _decide(self, cause: Event) -> None:
         if self.decided or self.reading is None or self.dealer is None:
             return
         r, d = self.reading, self.dealer

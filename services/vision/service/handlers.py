@@ -8,10 +8,13 @@ The checks (checks.py) decide; these functions only fetch, read and hand over.""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+from contracts.envelope import Message
 from contracts.table import SpinResulted
 from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
 from services.runtime.bus import Rejected
@@ -61,9 +64,11 @@ def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps)
     check.resolve(command)
 
 
-FRAME_HANDLERS = {FrameCaptured: read_captured_frame}
-RESULT_HANDLERS = {SpinResulted: note_dealer_result}
-COMMAND_HANDLERS = {ResolveVerification: resolve_verification}
+# (message, unit of work, deps) -> None, bound to the deps by bootstrap.py (runtime.bus.bind)
+DepsHandlers = dict[type[Message], Callable[[Any, Any, Deps], Any]]
+FRAME_HANDLERS: DepsHandlers = {FrameCaptured: read_captured_frame}
+RESULT_HANDLERS: DepsHandlers = {SpinResulted: note_dealer_result}
+COMMAND_HANDLERS: DepsHandlers = {ResolveVerification: resolve_verification}
 
 
 def _load(uri: str) -> bytes:
