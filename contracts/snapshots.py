@@ -45,7 +45,9 @@ class AggregateSnapshot(Message):
     @staticmethod
     def pack(state: dict[str, Any]) -> str:
         raw = json.dumps(state, separators=(",", ":"), default=str).encode()
-        return base64.b64encode(zlib.compress(raw, 6)).decode("ascii")
+        # level 1: a table of 100 remembered rounds packs in 5 ms (108 KB); level 6 took 15 ms
+        # for 90 KB, and a block is written while the table waits
+        return base64.b64encode(zlib.compress(raw, 1)).decode("ascii")
 
     def state(self) -> dict[str, Any]:
         return json.loads(zlib.decompress(base64.b64decode(self.state_z)))

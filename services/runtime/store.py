@@ -348,7 +348,12 @@ class UnitOfWork(BatchContext, Generic[A]):
         self.keep()
         await self.flush()
         for p in sorted(self.touched_partitions()):
-            await self.store._checkpoint(p, force=False)
+            try:
+                await self.store._checkpoint(p, force=False)
+            except Exception:  # a snapshot only speeds a restart up: never fail the batch
+                log.exception("snapshot block not written; trying again after "
+                              f"{self.store.snapshot_every} more events", extra={"partition": p})
+                self.store.since_snapshot[p] = 0
 
     def touched_partitions(self) -> set[int]:
         return {self.store.partition_of[a] for a in self._batch if a in self.store.partition_of}

@@ -146,3 +146,19 @@ def test_a_new_store_rebuilds_the_same_tables_from_what_was_published(bus):
 
 def close_and_spin(pocket: str) -> list[Command]:
     return [cmd(CloseBets), cmd(RecordSpin, payload=RecordSpinData(pocket=pocket))]
+
+
+class NoSnapshots(MemoryBus):
+    """A log that takes events but fails every snapshot record (too large, say)."""
+
+    async def publish_records(self, records, topic, partition):
+        raise RuntimeError("MessageSizeTooLarge")
+
+
+def test_a_snapshot_that_cannot_be_written_never_fails_the_batch():
+    bus = NoSnapshots()
+    store = opened_store(bus, snapshot_every=2)
+    run(deliver(store, bet(bet_id="s1"), bet(bet_id="s2", numbers=("4",))))   # no exception
+    placed = [m for m in bus.messages(TABLE_EVENTS_TOPIC) if isinstance(m, BetPlaced)]
+    assert [m.payload.bet_id for m in placed] == ["s1", "s2"]
+    assert store.since_snapshot[store.partition(T)] == 0     # tried, and waits to try again
