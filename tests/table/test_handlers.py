@@ -11,6 +11,7 @@ import pytest
 from contracts.envelope import Command, Message
 from contracts.payouts import PayoutsHeld, PayoutsReleased
 from contracts.table import (
+    BetPlaced,
     BetSettled,
     CloseBets,
     CommandRejected,
