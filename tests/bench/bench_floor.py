@@ -1,41 +1,209 @@
-"""End-to-end throughput of the roulette slice, next to the raw broker in the same run.
+"""End-to-end throughput and latency of the roulette slice, next to the raw broker in the same run.
 
-Pipeline: the simulator publishes commands as fast as it can → the table service turns them
-into events → the projector writes them to DuckDB. Measured: table events per second from the
-first command sent until the projector has applied the last event (wall clock), and the time to
-settle each round (RoundSettled projected). Raw: aiokafka producing and consuming small values
-on the same broker, in the same process, right after.
+Every service is its own OS process, as in production: the table service
+(`casino service table`, one or two instances sharing the partitions through the consumer
+group), the projector (`tests/bench/floor_projector.py`: the real projector, which also notes
+when each batch's DuckDB transaction committed) and the simulator (`casino simulate`). Each
+scenario gets a fresh embedded broker (Tansu, memory storage) and a fresh DuckDB file.
+
+- **throughput**: the simulator sends TABLES x ROUNDS rounds as fast as it can; bets settled
+  per second = settled bets / (commit time of the last batch holding a BetSettled − issued_at
+  of the first PlaceBet).
+- **latency**: LAT_TABLES tables x 1 round/s for LAT_SECONDS; per round, commit time of the
+  batch holding its RoundSettled (its bets were committed by then) − the RecordSpin's issued_at
+  (the simulator stamps it as it sends the round).
+- **raw**: an aiokafka producer and consumer on the same broker in the same run.
+
+`BENCH_PROFILE=1` also samples every process with py-spy during the throughput runs and writes
+the per-process breakdown (tests/bench/profile.py) into the section.
 """
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
 from contracts.topics import partition_counts
 from deploy.local.admin import ensure_topics
 from deploy.local.broker import EmbeddedBroker
-from services.runtime.settings import Settings
-from services.simulator.app import simulate
-from tests.e2e.floor import query, running_services, wait_for
+from services.projections import store
 
-TABLES, ROUNDS_PER_TABLE = 6, 200
+REPO = Path(__file__).resolve().parents[2]
+TABLES, ROUNDS = 12, int(os.environ.get("BENCH_ROUNDS", "120"))   # throughput runs
+LAT_TABLES, LAT_RATE = 10, 1.0
+LAT_SECONDS = int(os.environ.get("BENCH_LAT_SECONDS", "60"))
+# Tansu holds a waiting fetch for about half of fetch_max_wait after a record came
+# (../shared/broker.md); 100 ms is the documented setting for it (services/runtime/kafka_config.py)
+FETCH_MAX_WAIT_MS = os.environ.get("KAFKA_FETCH_MAX_WAIT_MS", "100")
+PROFILE = os.environ.get("BENCH_PROFILE", "") == "1"
 
 
-async def pipeline(settings: Settings, db: Path) -> dict[str, float]:
-    async with running_services(settings, db):
-        start = time.perf_counter()
-        await simulate(settings, tables=TABLES, rounds=ROUNDS_PER_TABLE, rate=0, seed=11)
-        sent = time.perf_counter()
-        await wait_for(lambda: query(db, "SELECT count(*) FROM rounds WHERE settled_at IS NOT NULL")
-                       == [(TABLES * ROUNDS_PER_TABLE,)], 600, "projection")
-        done = time.perf_counter()
-    events = query(db, "SELECT count(*) FROM events")[0][0]
-    return {"events": events, "rounds": TABLES * ROUNDS_PER_TABLE, "seconds": done - start,
-            "send_seconds": sent - start}
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def status(port: int) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2) as r:
+            return json.load(r)
+    except OSError:
+        return None
+
+
+def wait(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up waiting for {what} after {timeout} s")
+        time.sleep(0.1)
+
+
+def read_timings(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
+
+
+@dataclass
+class Floor:
+    """The processes of one scenario."""
+
+    bootstrap: str
+    work: Path
+    instances: int
+    procs: dict[str, subprocess.Popen] = field(default_factory=dict)
+    ports: dict[str, int] = field(default_factory=dict)
+    spies: dict[str, subprocess.Popen] = field(default_factory=dict)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "CASINO_VAR_DIR": str(self.work), "PYTHONPATH": str(REPO),
+                "KAFKA_FETCH_MAX_WAIT_MS": FETCH_MAX_WAIT_MS}
+
+    def spawn(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = (self.work / f"{name}.out").open("w")
+        proc = subprocess.Popen([sys.executable, "-m", *args], cwd=REPO, env=self.env,
+                                stdout=log, stderr=subprocess.STDOUT)
+        self.procs[name] = proc
+        return proc
+
+    def start(self, db: Path, timings: Path) -> None:
+        for i in range(self.instances):
+            port = self.ports[f"table-{i}"] = free_port()
+            self.spawn(f"table-{i}", ["services.cli.main", "service", "table", "--bootstrap",
+                                      self.bootstrap, "--status-port", str(port), "--log-file",
+                                      str(self.work / f"table-{i}.log")])
+        port = self.ports["projector"] = free_port()
+        self.spawn("projector", ["tests.bench.floor_projector", "--bootstrap", self.bootstrap,
+                                 "--db", str(db), "--timings", str(timings), "--status-port",
+                                 str(port), "--log-file", str(self.work / "projector.log")])
+
+        def ready() -> bool:
+            for name, proc in self.procs.items():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited: {(self.work / f'{name}.out').read_text()}")
+            states = [status(p) for p in self.ports.values()]
+            if any(s is None for s in states):
+                return False
+            owned = sorted(p for s in states for p in s.get("partitions", []))
+            # every instance holds some partitions, and together all three, each once
+            return owned == [0, 1, 2] and all(
+                s.get("partitions") for n, s in zip(self.ports, states) if n.startswith("table"))
+        wait(ready, 90, "the services to start and share the partitions")
+
+    def simulate(self, tables: int, rounds: int, rate: float) -> subprocess.Popen:
+        return self.spawn("simulator", ["services.cli.main", "simulate", "--bootstrap",
+                                        self.bootstrap, "--tables", str(tables), "--rounds",
+                                        str(rounds), "--rate", str(rate), "--seed", "11"])
+
+    def profile(self, out: Path) -> None:
+        """Sample every running service with py-spy (collapsed stacks, one file each)."""
+        for name, proc in self.procs.items():
+            self.spies[name] = subprocess.Popen(
+                ["py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "200",
+                 "--output", str(out / f"{name}.txt"), "--nonblocking"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})
+
+    def stop(self) -> None:
+        for spy in self.spies.values():
+            spy.send_signal(signal.SIGINT)
+        for spy in self.spies.values():
+            try:
+                spy.wait(30)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def scenario(instances: int, *, tables: int, rounds: int, rate: float,
+             profile_dir: Path | None = None) -> dict[str, Any]:
+    """One run on a fresh broker: start the services, play, wait for the last round in
+    DuckDB, stop; figures from the projector's commit log and the DuckDB file."""
+    with tempfile.TemporaryDirectory() as tmp, \
+            EmbeddedBroker(Path(tmp) / "broker", durable=False) as broker:
+        work = Path(tmp)
+        ensure_topics(broker.bootstrap, partition_counts())
+        db, timings = work / "floor.duckdb", work / "timings.jsonl"
+        floor = Floor(broker.bootstrap, work, instances)
+        try:
+            floor.start(db, timings)
+            if profile_dir is not None:
+                floor.profile(profile_dir)
+            sim = floor.simulate(tables, rounds, rate)
+            total = tables * rounds
+            wait(lambda: sum(len(t["rounds"]) for t in read_timings(timings)) >= total or
+                 (sim.poll() not in (None, 0)), 120 + total / max(rate * tables, 1) * 2,
+                 "every round settled in DuckDB")
+            if sim.returncode not in (None, 0):
+                raise RuntimeError("simulator failed: " +
+                                   (work / "simulator.out").read_text()[-2000:])
+            stats = {n: status(p) or {} for n, p in floor.ports.items()}
+        finally:
+            floor.stop()
+        batches = read_timings(timings)
+        with store.connect(db, read_only=True) as con:
+            (bets, settled, placed_first), = con.execute(
+                "SELECT count(*), count(settled_at), min(placed_at) FROM bets").fetchall()
+            (rounds_settled,), = con.execute(
+                "SELECT count(*) FROM rounds WHERE settled_at IS NOT NULL").fetchall()
+            (events,), = con.execute("SELECT count(*) FROM events").fetchall()
+    assert settled == bets and rounds_settled == tables * rounds, (settled, bets, rounds_settled)
+    first = min(b["first_placed"] for b in batches if b["first_placed"])
+    last = max(b["committed"] for b in batches if b["settled"])
+    latencies = sorted(b["committed"] - at for b in batches for _rid, at in b["rounds"])
+    return {"instances": instances, "bets": settled, "rounds": rounds_settled, "events": events,
+            "seconds": last - first, "bets_per_s": settled / (last - first),
+            "batches": len(batches), "latencies": latencies,
+            "handled": {n: s.get("handled", 0) for n, s in stats.items()}}
+
+
+def pct(values: list[float], p: float) -> float:
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(p * 10) - 1] \
+        if len(values) > 1 else values[0]
 
 
 async def raw(bootstrap: str, n: int = 50_000) -> dict[str, float]:
@@ -47,8 +215,8 @@ async def raw(bootstrap: str, n: int = 50_000) -> dict[str, float]:
     await asyncio.gather(*futures)
     produced = time.perf_counter() - start
     await producer.stop()
-    consumer = AIOKafkaConsumer("bench.raw", bootstrap_servers=bootstrap, auto_offset_reset="earliest",
-                                enable_auto_commit=False)
+    consumer = AIOKafkaConsumer("bench.raw", bootstrap_servers=bootstrap,
+                                auto_offset_reset="earliest", enable_auto_commit=False)
     await consumer.start()
     got, start = 0, time.perf_counter()
     while got < n:
@@ -59,31 +227,68 @@ async def raw(bootstrap: str, n: int = 50_000) -> dict[str, float]:
     return {"produce": n / produced, "consume": n / consumed}
 
 
-def run() -> str:
+def raw_run() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp, \
             EmbeddedBroker(Path(tmp) / "broker", durable=False) as broker:
-        ensure_topics(broker.bootstrap, {**partition_counts(), "bench.raw": 3})
-        settings = Settings(bootstrap=broker.bootstrap, var_dir=Path(tmp))
-        p = asyncio.run(pipeline(settings, Path(tmp) / "floor.duckdb"))
-        r = asyncio.run(raw(broker.bootstrap))
-    rate = p["events"] / p["seconds"]
-    return f"""Roulette slice end to end on the embedded broker (Tansu, memory storage), services
-as asyncio tasks of one process (table service, projector), {TABLES} tables x
-{ROUNDS_PER_TABLE} rounds, simulator at full speed.
+        ensure_topics(broker.bootstrap, {"bench.raw": 3})
+        return asyncio.run(raw(broker.bootstrap))
 
-| figure | value |
-|---|---:|
-| table events projected | {p['events']:,} |
-| rounds settled | {p['rounds']:,} |
-| wall time, first command → last event in DuckDB | {p['seconds']:.1f} s |
-| **end-to-end throughput** | **{rate:,.0f} events/s** ({p['rounds'] / p['seconds']:,.0f} rounds/s) |
-| simulator publishing time (commands) | {p['send_seconds']:.1f} s |
-| raw aiokafka producer, same broker, same run | {r['produce']:,.0f} msg/s |
-| raw aiokafka consumer, same broker, same run | {r['consume']:,.0f} msg/s |
-| pipeline as a fraction of the raw producer | {rate / r['produce']:.1%} |
 
-Each event crosses the broker twice (command in, event out) and is validated by pydantic at
-every hop, settled by the rules engine and written to DuckDB in per-batch transactions, so the
-pipeline is bound by Python work, not by the broker. `../shared/broker.md` measured about
-50,000 msg/s (aiokafka producer) and 310,000 msg/s (consumer) on a quiet machine.
-"""
+def measure() -> dict[str, Any]:
+    prof = Path(tempfile.mkdtemp(prefix="floor-profile-")) if PROFILE else None
+    out: dict[str, Any] = {"raw": raw_run()}
+    for n in (1, 2):
+        pdir = None
+        if prof is not None:
+            pdir = prof / f"x{n}"
+            pdir.mkdir()
+        out[f"x{n}"] = scenario(n, tables=TABLES, rounds=ROUNDS, rate=0, profile_dir=pdir)
+    out["lat"] = scenario(1, tables=LAT_TABLES, rounds=int(LAT_SECONDS * LAT_RATE), rate=LAT_RATE)
+    out["profile_dir"] = str(prof) if prof else None
+    return out
+
+
+def run() -> str:
+    m = measure()
+    r, lat = m["raw"], m["lat"]["latencies"]
+    rows = []
+    for key in ("x1", "x2"):
+        s = m[key]
+        rows.append(f"| {s['instances']} | {s['bets']:,} | {s['rounds']:,} | {s['events']:,} | "
+                    f"{s['seconds']:.1f} | **{s['bets_per_s']:,.0f}** | "
+                    f"{(s['events'] + s['bets']) / s['seconds']:,.0f} | "
+                    f"{(s['events'] + s['bets']) / s['seconds'] / r['produce']:.1%} |")
+    profile = ""
+    if m["profile_dir"]:
+        from tests.bench.profile import summarize
+        profile = "\n" + summarize(Path(m["profile_dir"]))
+    return f"""Roulette slice end to end on the embedded broker (Tansu 0.6, memory storage). Every
+service is its own OS process: table service (`casino service table`, one or two instances
+sharing the 3 partitions through their consumer group), projector (the real one, wrapped by
+`tests/bench/floor_projector.py` to note when each batch's DuckDB transaction committed),
+simulator (`casino simulate`). A fresh broker and DuckDB file per scenario.
+`KAFKA_FETCH_MAX_WAIT_MS={FETCH_MAX_WAIT_MS}` for every service (see services/runtime/kafka_config.py).
+
+**Throughput**: {TABLES} tables x {ROUNDS} rounds (2–10 bets each, plus the simulator's late and
+over-maximum bets, which are refused), simulator at full speed. Seconds = from the first
+PlaceBet's `issued_at` to the commit of the DuckDB transaction holding the last BetSettled.
+Messages/s counts commands in (≈ bets + 3 per round) and events out, i.e. events + bets.
+
+| table-service instances | bets settled | rounds | table events | s | bets/s | messages/s | of raw producer |
+|---:|---:|---:|---:|---:|---:|---:|---:|
+{chr(10).join(rows)}
+
+**Latency** at a steady {LAT_TABLES} tables x {LAT_RATE:g} round/s for {LAT_SECONDS} s, one
+table-service instance: per round, the commit time of the projector's transaction holding its
+RoundSettled (the round's BetSettled rows come before it in the partition, so they are
+committed too) minus the RecordSpin's `issued_at` (the simulator builds and sends a round's
+commands together, so that is when the result was sent; every event of the settlement carries
+it as `occurred_at`). Wall clocks of processes on one machine.
+
+| rounds | p50 | p95 | p99 | max |
+|---:|---:|---:|---:|---:|
+| {len(lat):,} | {pct(lat, 50) * 1000:,.0f} ms | {pct(lat, 95) * 1000:,.0f} ms | {pct(lat, 99) * 1000:,.0f} ms | {max(lat) * 1000:,.0f} ms |
+
+**Raw broker**, same run, fresh broker: aiokafka producer (linger 5 ms, acks=1, 80-byte values)
+**{r['produce']:,.0f} msg/s**; aiokafka consumer **{r['consume']:,.0f} msg/s**.
+{profile}"""
