@@ -90,14 +90,16 @@ class Floor:
     ports: dict[str, int] = field(default_factory=dict)
     spies: dict[str, subprocess.Popen] = field(default_factory=dict)
 
+    code: Path = REPO   # where the services' code comes from (an A/B run: another revision)
+
     @property
     def env(self) -> dict[str, str]:
-        return {**os.environ, "CASINO_VAR_DIR": str(self.work), "PYTHONPATH": str(REPO),
+        return {**os.environ, "CASINO_VAR_DIR": str(self.work), "PYTHONPATH": str(self.code),
                 "KAFKA_FETCH_MAX_WAIT_MS": FETCH_MAX_WAIT_MS}
 
     def spawn(self, name: str, args: list[str]) -> subprocess.Popen:
         log = (self.work / f"{name}.out").open("w")
-        proc = subprocess.Popen([sys.executable, "-m", *args], cwd=REPO, env=self.env,
+        proc = subprocess.Popen([sys.executable, "-m", *args], cwd=self.code, env=self.env,
                                 stdout=log, stderr=subprocess.STDOUT)
         self.procs[name] = proc
         return proc
@@ -160,7 +162,7 @@ class Floor:
 
 
 def scenario(instances: int, *, tables: int, rounds: int, rate: float,
-             profile_dir: Path | None = None) -> dict[str, Any]:
+             profile_dir: Path | None = None, code: Path = REPO) -> dict[str, Any]:
     """One run on a fresh broker: start the services, play, wait for the last round in
     DuckDB, stop; figures from the projector's commit log and the DuckDB file."""
     with tempfile.TemporaryDirectory() as tmp, \
@@ -168,7 +170,7 @@ def scenario(instances: int, *, tables: int, rounds: int, rate: float,
         work = Path(tmp)
         ensure_topics(broker.bootstrap, partition_counts())
         db, timings = work / "floor.duckdb", work / "timings.jsonl"
-        floor = Floor(broker.bootstrap, work, instances)
+        floor = Floor(broker.bootstrap, work, instances, code=code)
         try:
             floor.start(db, timings)
             if profile_dir is not None:
@@ -292,3 +294,32 @@ it as `occurred_at`). Wall clocks of processes on one machine.
 **Raw broker**, same run, fresh broker: aiokafka producer (linger 5 ms, acks=1, 80-byte values)
 **{r['produce']:,.0f} msg/s**; aiokafka consumer **{r['consume']:,.0f} msg/s**.
 {profile}"""
+
+
+def ab(revision: str, repeats: int = 2, instances: int = 1) -> None:
+    """A/B in one run: the throughput scenario with the services' code of `revision` (A) and
+    of the working tree (B), alternately. `python -m tests.bench.bench_floor REV [N]`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "a"
+        old.mkdir()
+        archive = subprocess.run(["git", "archive", revision], cwd=REPO, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        # the bench's own projector wrapper is the same for both
+        (old / "tests" / "bench" / "floor_projector.py").write_text(
+            (REPO / "tests" / "bench" / "floor_projector.py").read_text())
+        results: dict[str, list[float]] = {"A": [], "B": []}
+        for _ in range(repeats):
+            for name, code in (("A", old), ("B", REPO)):
+                s = scenario(instances, tables=TABLES, rounds=ROUNDS, rate=0, code=code)
+                results[name].append(s["bets_per_s"])
+                print(f"{name} {revision if name == 'A' else 'working tree'}: "
+                      f"{s['bets_per_s']:,.0f} bets/s ({s['bets']} bets, {s['seconds']:.1f} s)",
+                      flush=True)
+        a, b = statistics.mean(results["A"]), statistics.mean(results["B"])
+        print(f"mean A {a:,.0f}  B {b:,.0f}  B/A = {b / a:.2f}")
+
+
+if __name__ == "__main__":
+    ab(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 2,
+       int(sys.argv[3]) if len(sys.argv) > 3 else 1)
