@@ -49,6 +49,7 @@ class ProjectionBatch:
         # inserted, the others updated (a NULL leaves the row's value)
         self.rounds: dict[str, dict[str, object]] = {}
         self.opened: set[str] = set()
+        self.rejections: list[list[object]] = []
         self._moved: set[str] = set()
 
     def apply(self, event: Event) -> bool:
@@ -104,6 +105,9 @@ class ProjectionBatch:
                ("bet_id", "round_id", "table_id", "seat", "player_id", "kind", "selection",
                 "stake", "currency", "placed_at"), self.bets_placed)
         self.flush_rounds()
+        _write(self.con, "INSERT INTO rejections SELECT event_id, table_id, round_id::VARCHAR, bet_id::VARCHAR, "
+                         "command_type, code, field, reason, rule, rejected_at::TIMESTAMPTZ "
+                         "FROM v", REJECTION_COLUMNS, self.rejections)
         _write(self.con, "UPDATE bets SET paid = v.paid::BIGINT, net = v.net::BIGINT, "
                          "outcome = v.outcome::VARCHAR, rule = v.rule::VARCHAR, "
                          "settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
@@ -114,8 +118,11 @@ class ProjectionBatch:
                          "sequence::BIGINT FROM v", ("aggregate_id", "sequence"),
                [[a, self.guard.positions[a]] for a in sorted(self._moved)])
         self._events, self.bets_placed, self.bets_settled, self._moved = [], [], {}, set()
+        self.rejections = []
 
 
+REJECTION_COLUMNS = ("event_id", "table_id", "round_id", "bet_id", "command_type", "code", "field",
+                     "reason", "rule", "rejected_at")
 # The columns of `rounds` its buffered rows carry, with their types.
 ROUND_COLUMNS = {"round_id": "VARCHAR", "table_id": "VARCHAR", "round_number": "BIGINT",
                  "opened_at": "TIMESTAMPTZ", "closed_at": "TIMESTAMPTZ", "pocket": "VARCHAR",
@@ -227,19 +234,16 @@ def _(e: RoundSettled, batch: ProjectionBatch) -> None:
 
 @project.register
 def _(e: BetRejected, batch: ProjectionBatch) -> None:
-    con = batch.con
     p = e.payload
-    con.execute("INSERT INTO rejections VALUES (?, ?, ?, ?, 'PlaceBet', ?, ?, ?, ?, ?)",
-                [e.event_id, e.aggregate_id, p.round_id, p.bet_id, p.code, p.field, p.reason,
-                 p.rule, e.occurred_at])
+    batch.rejections.append([e.event_id, e.aggregate_id, p.round_id, p.bet_id, "PlaceBet",
+                             p.code, p.field, p.reason, p.rule, e.occurred_at])
 
 
 @project.register
 def _(e: CommandRejected, batch: ProjectionBatch) -> None:
-    con = batch.con
     p = e.payload
-    con.execute("INSERT INTO rejections VALUES (?, ?, NULL, NULL, ?, 'COMMAND_REJECTED', ?, ?, '', ?)",
-                [e.event_id, e.aggregate_id, p.command_type, p.field, p.reason, e.occurred_at])
+    batch.rejections.append([e.event_id, e.aggregate_id, None, None, p.command_type,
+                             "COMMAND_REJECTED", p.field, p.reason, "", e.occurred_at])
 
 
 # ----- payout holds and corrections (table service) ------------------------------------------
