@@ -73,6 +73,15 @@ def wait(predicate: Any, timeout: float, what: str) -> None:
         time.sleep(0.1)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def read_timings(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -90,6 +99,8 @@ class Floor:
     ports: dict[str, int] = field(default_factory=dict)
     spies: dict[str, subprocess.Popen] = field(default_factory=dict)
 
+    broker_pid: int | None = None
+    cpu: dict[str, float] = field(default_factory=dict)
     code: Path = REPO   # where the services' code comes from (an A/B run: another revision)
 
     @property
@@ -133,9 +144,21 @@ class Floor:
                                         self.bootstrap, "--tables", str(tables), "--rounds",
                                         str(rounds), "--rate", str(rate), "--seed", "11"])
 
+    def note_cpu(self) -> None:
+        """The CPU seconds each process has used so far (kept after it exits)."""
+        pids = {n: p.pid for n, p in self.procs.items()}
+        if self.broker_pid:
+            pids["broker (tansu)"] = self.broker_pid
+        for name, pid in pids.items():
+            used = cpu_seconds(pid)
+            if used is not None:
+                self.cpu[name] = used
+
     def profile(self, out: Path) -> None:
         """Sample every running service with py-spy (collapsed stacks, one file each)."""
         for name, proc in self.procs.items():
+            if name in self.spies:
+                continue
             self.spies[name] = subprocess.Popen(
                 ["py-spy", "record", "--pid", str(proc.pid), "--format", "raw", "--rate", "200",
                  "--output", str(out / f"{name}.txt"), "--nonblocking"],
@@ -170,20 +193,31 @@ def scenario(instances: int, *, tables: int, rounds: int, rate: float,
         work = Path(tmp)
         ensure_topics(broker.bootstrap, partition_counts())
         db, timings = work / "floor.duckdb", work / "timings.jsonl"
-        floor = Floor(broker.bootstrap, work, instances, code=code)
+        floor = Floor(broker.bootstrap, work, instances, code=code,
+                      broker_pid=broker._tansu.pid if broker._tansu else None)
         try:
             floor.start(db, timings)
+            floor.note_cpu()
+            at_start, window = dict(floor.cpu), time.time()
             if profile_dir is not None:
                 floor.profile(profile_dir)
             sim = floor.simulate(tables, rounds, rate)
+            if profile_dir is not None:
+                floor.profile(profile_dir)   # the simulator too
             total = tables * rounds
-            wait(lambda: sum(len(t["rounds"]) for t in read_timings(timings)) >= total or
-                 (sim.poll() not in (None, 0)), 120 + total / max(rate * tables, 1) * 2,
+            def done() -> bool:
+                floor.note_cpu()
+                return sum(len(t["rounds"]) for t in read_timings(timings)) >= total or \
+                    sim.poll() not in (None, 0)
+            wait(done, 120 + total / max(rate * tables, 1) * 2,
                  "every round settled in DuckDB")
             if sim.returncode not in (None, 0):
                 raise RuntimeError("simulator failed: " +
                                    (work / "simulator.out").read_text()[-2000:])
             stats = {n: status(p) or {} for n, p in floor.ports.items()}
+            floor.note_cpu()
+            cpu = {n: used - at_start.get(n, 0.0) for n, used in floor.cpu.items()}
+            window = time.time() - window
         finally:
             floor.stop()
         batches = read_timings(timings)
@@ -196,10 +230,16 @@ def scenario(instances: int, *, tables: int, rounds: int, rate: float,
     assert settled == bets and rounds_settled == tables * rounds, (settled, bets, rounds_settled)
     first = min(b["first_placed"] for b in batches if b["first_placed"])
     last = max(b["committed"] for b in batches if b["settled"])
-    latencies = sorted(b["committed"] - at for b in batches for _rid, at in b["rounds"])
+    series = sorted((at, b["committed"] - at) for b in batches for _rid, at in b["rounds"])
+    latencies = sorted(lat for _at, lat in series)
+    if profile_dir is not None:
+        (profile_dir / "cpu.json").write_text(json.dumps({
+            "cpu": cpu, "bets": settled,
+            "title": f"{instances} table-service instance{'s' if instances > 1 else ''}"}))
     return {"instances": instances, "bets": settled, "rounds": rounds_settled, "events": events,
             "seconds": last - first, "bets_per_s": settled / (last - first),
-            "batches": len(batches), "latencies": latencies,
+            "batches": len(batches), "latencies": latencies, "series": series, "cpu": cpu,
+            "window": window, "load": os.getloadavg()[0],
             "handled": {n: s.get("handled", 0) for n, s in stats.items()}}
 
 
@@ -240,12 +280,12 @@ def measure() -> dict[str, Any]:
     prof = Path(tempfile.mkdtemp(prefix="floor-profile-")) if PROFILE else None
     out: dict[str, Any] = {"raw": raw_run()}
     for n in (1, 2):
-        pdir = None
-        if prof is not None:
-            pdir = prof / f"x{n}"
-            pdir.mkdir()
-        out[f"x{n}"] = scenario(n, tables=TABLES, rounds=ROUNDS, rate=0, profile_dir=pdir)
+        out[f"x{n}"] = scenario(n, tables=TABLES, rounds=ROUNDS, rate=0)
     out["lat"] = scenario(1, tables=LAT_TABLES, rounds=int(LAT_SECONDS * LAT_RATE), rate=LAT_RATE)
+    if prof is not None:   # separate runs: sampling slows the processes down
+        for n in (1, 2):
+            (prof / f"x{n}").mkdir()
+            scenario(n, tables=TABLES, rounds=ROUNDS, rate=0, profile_dir=prof / f"x{n}")
     out["profile_dir"] = str(prof) if prof else None
     return out
 
@@ -259,7 +299,16 @@ def run() -> str:
         rows.append(f"| {s['instances']} | {s['bets']:,} | {s['rounds']:,} | {s['events']:,} | "
                     f"{s['seconds']:.1f} | **{s['bets_per_s']:,.0f}** | "
                     f"{(s['events'] + s['bets']) / s['seconds']:,.0f} | "
-                    f"{(s['events'] + s['bets']) / s['seconds'] / r['produce']:.1%} |")
+                    f"{(s['events'] + s['bets']) / s['seconds'] / r['produce']:.1%} | "
+                    f"{s['load']:.1f} |")
+    cpu_rows = []
+    for key in ("x1", "x2"):
+        s = m[key]
+        cores = sum(s["cpu"].values()) / s["window"]
+        cpu_rows.append(f"| {s['instances']} | " + ", ".join(
+            f"{name} {used:.1f} s ({used / s['bets'] * 1000:.2f} ms/bet)"
+            for name, used in sorted(s["cpu"].items())) +
+            f" | {sum(s['cpu'].values()) / s['bets'] * 1000:.2f} ms | {cores:.2f} of 2 |")
     profile = ""
     if m["profile_dir"]:
         from tests.bench.profile import summarize
@@ -274,11 +323,20 @@ simulator (`casino simulate`). A fresh broker and DuckDB file per scenario.
 **Throughput**: {TABLES} tables x {ROUNDS} rounds (2–10 bets each, plus the simulator's late and
 over-maximum bets, which are refused), simulator at full speed. Seconds = from the first
 PlaceBet's `issued_at` to the commit of the DuckDB transaction holding the last BetSettled.
-Messages/s counts commands in (≈ bets + 3 per round) and events out, i.e. events + bets.
+Messages/s counts commands in (≈ bets + 3 per round) and events out, i.e. events + bets; the
+fraction compares it with the raw producer below. The load average (1 min, at the end of the
+run) shows how busy the shared machine was: other work ran beside the benchmark.
 
-| table-service instances | bets settled | rounds | table events | s | bets/s | messages/s | of raw producer |
-|---:|---:|---:|---:|---:|---:|---:|---:|
+| table-service instances | bets settled | rounds | table events | s | bets/s | messages/s | of raw producer | load average |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 {chr(10).join(rows)}
+
+CPU used by each process during the throughput runs (from /proc, from the moment the services
+were ready until the last round was in DuckDB; the simulator's includes its start-up):
+
+| instances | CPU per process | all processes, per bet | cores busy (mean) |
+|---:|---|---:|---:|
+{chr(10).join(cpu_rows)}
 
 **Latency** at a steady {LAT_TABLES} tables x {LAT_RATE:g} round/s for {LAT_SECONDS} s, one
 table-service instance: per round, the commit time of the projector's transaction holding its
@@ -287,39 +345,58 @@ committed too) minus the RecordSpin's `issued_at` (the simulator builds and send
 commands together, so that is when the result was sent; every event of the settlement carries
 it as `occurred_at`). Wall clocks of processes on one machine.
 
-| rounds | p50 | p95 | p99 | max |
-|---:|---:|---:|---:|---:|
-| {len(lat):,} | {pct(lat, 50) * 1000:,.0f} ms | {pct(lat, 95) * 1000:,.0f} ms | {pct(lat, 99) * 1000:,.0f} ms | {max(lat) * 1000:,.0f} ms |
+| rounds | p50 | p90 | p95 | p99 | max | load average |
+|---:|---:|---:|---:|---:|---:|---:|
+| {len(lat):,} | {pct(lat, 50) * 1000:,.0f} ms | {pct(lat, 90) * 1000:,.0f} ms | {pct(lat, 95) * 1000:,.0f} ms | {pct(lat, 99) * 1000:,.0f} ms | {max(lat) * 1000:,.0f} ms | {m['lat']['load']:.1f} |
 
 **Raw broker**, same run, fresh broker: aiokafka producer (linger 5 ms, acks=1, 80-byte values)
 **{r['produce']:,.0f} msg/s**; aiokafka consumer **{r['consume']:,.0f} msg/s**.
-{profile}"""
+{profile}
+{NOTES}"""
 
 
-def ab(revision: str, repeats: int = 2, instances: int = 1) -> None:
-    """A/B in one run: the throughput scenario with the services' code of `revision` (A) and
-    of the working tree (B), alternately. `python -m tests.bench.bench_floor REV [N]`."""
+NOTES = ""
+
+
+def checkout(revision: str, into: Path) -> Path:
+    """The services' code of `revision` in `into` (with today's bench projector wrapper)."""
+    into.mkdir()
+    archive = subprocess.run(["git", "archive", revision], cwd=REPO, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    (into / "tests" / "bench" / "floor_projector.py").write_text(
+        (REPO / "tests" / "bench" / "floor_projector.py").read_text())
+    return into
+
+
+def ab(a: str, b: str | None, repeats: int = 2, instances: int = 1) -> None:
+    """A/B in one run: the throughput scenario with the services' code of revision `a` and of
+    revision `b` (None: the working tree), alternately; bets/s and CPU ms per bet per process.
+    `python -m tests.bench.bench_floor A [B|-] [REPEATS] [INSTANCES]`."""
     with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "a"
-        old.mkdir()
-        archive = subprocess.run(["git", "archive", revision], cwd=REPO, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-        # the bench's own projector wrapper is the same for both
-        (old / "tests" / "bench" / "floor_projector.py").write_text(
-            (REPO / "tests" / "bench" / "floor_projector.py").read_text())
-        results: dict[str, list[float]] = {"A": [], "B": []}
+        codes = {"A": checkout(a, Path(tmp) / "a"),
+                 "B": checkout(b, Path(tmp) / "b") if b else REPO}
+        rates: dict[str, list[float]] = {"A": [], "B": []}
+        cpu: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}
         for _ in range(repeats):
-            for name, code in (("A", old), ("B", REPO)):
+            for name, code in codes.items():
                 s = scenario(instances, tables=TABLES, rounds=ROUNDS, rate=0, code=code)
-                results[name].append(s["bets_per_s"])
-                print(f"{name} {revision if name == 'A' else 'working tree'}: "
-                      f"{s['bets_per_s']:,.0f} bets/s ({s['bets']} bets, {s['seconds']:.1f} s)",
+                rates[name].append(s["bets_per_s"])
+                for proc, used in s["cpu"].items():
+                    cpu[name].setdefault(proc, []).append(used / s["bets"] * 1000)
+                print(f"{name}: {s['bets_per_s']:,.0f} bets/s ({s['bets']} bets, "
+                      f"{s['seconds']:.1f} s); CPU ms/bet " + ", ".join(
+                          f"{p} {u / s['bets'] * 1000:.2f}" for p, u in sorted(s["cpu"].items())),
                       flush=True)
-        a, b = statistics.mean(results["A"]), statistics.mean(results["B"])
-        print(f"mean A {a:,.0f}  B {b:,.0f}  B/A = {b / a:.2f}")
+        ra, rb = statistics.mean(rates["A"]), statistics.mean(rates["B"])
+        print(f"A = {a}, B = {b or 'working tree'}: bets/s A {ra:,.0f}  B {rb:,.0f}  "
+              f"B/A = {rb / ra:.2f}")
+        for proc in sorted(cpu["A"]):
+            ca, cb = statistics.mean(cpu["A"][proc]), statistics.mean(cpu["B"].get(proc, [0]))
+            print(f"  CPU ms/bet {proc}: A {ca:.2f}  B {cb:.2f}  A/B = {ca / cb:.2f}")
 
 
 if __name__ == "__main__":
-    ab(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 2,
-       int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    args = sys.argv[1:]
+    ab(args[0], None if len(args) < 2 or args[1] == "-" else args[1],
+       int(args[2]) if len(args) > 2 else 2, int(args[3]) if len(args) > 3 else 1)

@@ -31,6 +31,9 @@ from services.runtime.settings import Settings
 
 
 def instrument(out: Path) -> None:
+    import os
+    if os.environ.get("BENCH_MAX_HOLD"):   # diagnostics only: how often the projector steps aside
+        app.MAX_HOLD_SECONDS = float(os.environ["BENCH_MAX_HOLD"])
     sink = out.open("a", buffering=1)
     original_transaction = app.ProjectorService.transaction
     original_on_event = app.ProjectorService.on_event
