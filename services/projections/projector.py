@@ -105,9 +105,9 @@ class ProjectionBatch:
                ("bet_id", "round_id", "table_id", "seat", "player_id", "kind", "selection",
                 "stake", "currency", "placed_at"), self.bets_placed)
         self.flush_rounds()
-        _write(self.con, "INSERT INTO rejections SELECT event_id, table_id, round_id::VARCHAR, bet_id::VARCHAR, "
-                         "command_type, code, field, reason, rule, rejected_at::TIMESTAMPTZ "
-                         "FROM v", REJECTION_COLUMNS, self.rejections)
+        _write(self.con, "INSERT INTO rejections SELECT event_id, table_id, round_id::VARCHAR, "
+                         "bet_id::VARCHAR, command_type, code, field, reason, rule, "
+                         "rejected_at::TIMESTAMPTZ FROM v", REJECTION_COLUMNS, self.rejections)
         _write(self.con, "UPDATE bets SET paid = v.paid::BIGINT, net = v.net::BIGINT, "
                          "outcome = v.outcome::VARCHAR, rule = v.rule::VARCHAR, "
                          "settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
