@@ -391,6 +391,7 @@ rounds, one instance, mean of 2 each; CPU from /proc):
 | codec: `model_validate_json` straight from the bytes (model found by a peek at type and version; full path on any doubt or error) | 0.94 (noise: 345 → 324) | table 1.19, projector 1.07; decode alone 40 → 20 µs a message |
 | bus: publish straight to the aiokafka producer; subscribers skip FastStream's per-record message objects and JSON decoding; type names cached | 1.36 (377 → 514) | table 1.28, projector 1.21 |
 | projector: 2,000 instead of 500 records per transaction (not kept) | 0.86 | 1.01 |
+| **all of the above: 21f500d (before) → 85abd03** (load average 1.4) | **3.68 (342 → 1,260)** | projector 4.40, table 1.51, Tansu 1.55 |
 
 Wall-clock figures on this shared machine move by 2x between runs (the load average column);
 CPU per bet is the steadier measure.
