@@ -3,6 +3,7 @@ code and reason say exactly why (the dead-letter topic records both)."""
 from __future__ import annotations
 
 import json
+import re
 
 from pydantic import ValidationError
 
@@ -22,7 +23,45 @@ def encode(message: Message) -> bytes:
     return message.model_dump_json().encode("utf-8")
 
 
+# The type and version of a message, found in its bytes without parsing them. A match cannot
+# come from inside a JSON string (its quotes would be escaped), so the only doubt is a nested
+# object with these keys: `_peek` then finds more than one and leaves the message to the full
+# path.
+_TYPE = re.compile(rb'"(event_type|command_type|record_type)"\s*:\s*"([A-Za-z0-9_]+)"')
+_VERSION = re.compile(rb'"schema_version"\s*:\s*([0-9]+)[\s,}]')
+
+
 def decode(data: bytes | None) -> Message:
+    """The message in `data`, or DecodeError. The usual message is validated straight from its
+    bytes by its model (pydantic parses the JSON itself: about twice as fast as json.loads and
+    then validating the dict); anything else — and any failure — takes the full path, which
+    classifies the error."""
+    if data:
+        model = _peek(data)
+        if model is not None:
+            try:
+                message = model.model_validate_json(data)
+            except ValidationError:
+                pass  # the full path says why, as it always has
+            else:
+                # the type and version the model was chosen by are really the message's own
+                # (given at its top level, not defaults), as the full path would have read them
+                if {_TYPE_FIELD_OF[model], "schema_version"} <= message.model_fields_set:
+                    return message
+    return _decode(data)
+
+
+def _peek(data: bytes) -> type[Message] | None:
+    types = _TYPE.findall(data)
+    if len(types) != 1:
+        return None
+    versions = _VERSION.findall(data)
+    if len(versions) != 1:
+        return None
+    return REGISTRY.get((types[0][1].decode(), int(versions[0])))
+
+
+def _decode(data: bytes | None) -> Message:
     if not data:
         raise DecodeError("undecodable", "empty message")
     try:
@@ -47,6 +86,17 @@ def decode(data: bytes | None) -> Message:
         return REGISTRY[(newest[type_field], newest["schema_version"])].model_validate(newest)
     except ValidationError as exc:
         raise DecodeError("invalid_payload", describe(exc)) from None
+
+
+class _TypeFieldOf(dict[type[Message], str]):
+    """A model's type field, looked up once (contract modules register as they are imported)."""
+
+    def __missing__(self, model: type[Message]) -> str:
+        field = self[model] = next(f for f in TYPE_FIELDS if f in model.model_fields)
+        return field
+
+
+_TYPE_FIELD_OF = _TypeFieldOf()
 
 
 def describe(exc: ValidationError) -> str:

@@ -101,3 +101,25 @@ def test_money_formatting_is_exact():
     assert format_money(123450, "BOB") == "1,234.50 BOB"
     assert format_money(-5, "BOB") == "-0.05 BOB"
     assert format_money(15000, "CLP") == "15,000 CLP"
+
+
+def test_the_fast_path_and_the_full_path_agree():
+    """decode validates the usual message straight from its bytes; whatever that path cannot
+    vouch for goes through the full one, with the same result or error."""
+    from contracts.codec import _decode
+    cmd = place_bet()
+    assert decode(encode(cmd)) == _decode(encode(cmd)) == cmd
+    spaced = json.dumps(json.loads(encode(cmd)), indent=2).encode()
+    assert decode(spaced) == cmd
+    # the type given only inside a nested object is not the message's type
+    nested = json.loads(encode(cmd))
+    del nested["command_type"]
+    nested["payload"]["bet"]["command_type"] = "PlaceBet"
+    with pytest.raises(DecodeError) as err:
+        decode(json.dumps(nested).encode())
+    assert err.value.code == "unknown_type"
+    # invalid UTF-8 inside an otherwise well-formed message
+    broken = encode(cmd).replace(b'"P1"', b'"P\xff"')
+    with pytest.raises(DecodeError) as err:
+        decode(broken)
+    assert err.value.code == "undecodable"
