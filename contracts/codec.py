@@ -52,13 +52,16 @@ def decode(data: bytes | None) -> Message:
 
 
 def _peek(data: bytes) -> type[Message] | None:
+    """The model of the message's current type and version; None when in doubt, or for an
+    older version that must be upcast (the full path does that)."""
     types = _TYPE.findall(data)
     if len(types) != 1:
         return None
     versions = _VERSION.findall(data)
     if len(versions) != 1:
         return None
-    return REGISTRY.get((types[0][1].decode(), int(versions[0])))
+    key = (types[0][1].decode(), int(versions[0]))
+    return None if key in UPCASTERS else REGISTRY.get(key)
 
 
 def _decode(data: bytes | None) -> Message:
