@@ -88,6 +88,12 @@ def _is_lock_conflict(err: duckdb.Error) -> bool:
     return "lock" in str(err).lower()
 
 
+def waiting_flag(path: Path) -> Path:
+    """The file a process waiting for the database's lock creates: the projector, which holds
+    the file while batches keep coming, gives it up after the batch it is writing."""
+    return path.with_name(path.name + ".waiting")
+
+
 def open_db(path: Path, *, read_only: bool = False,
             wait_seconds: float = 10.0) -> duckdb.DuckDBPyConnection:
     """Open the projection file, waiting up to `wait_seconds` for another process's lock to go
@@ -102,7 +108,9 @@ def open_db(path: Path, *, read_only: bool = False,
         except duckdb.Error as err:
             if not _is_lock_conflict(err) or time.monotonic() > deadline:
                 raise
+            waiting_flag(path).touch()  # asks the projector to step aside after its batch
             time.sleep(0.05)
+    waiting_flag(path).unlink(missing_ok=True)
     if not read_only and str(path) not in _SCHEMA_READY:
         con.execute(SCHEMA)
         _SCHEMA_READY.add(str(path))
