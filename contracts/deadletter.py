@@ -9,7 +9,7 @@ from pydantic import AwareDatetime, Field
 from contracts.envelope import Id, Message, message_type, new_id, utcnow
 
 DeadLetterCode = Literal["undecodable", "unknown_type", "invalid_payload", "sequence_gap",
-                         "unknown_aggregate", "handler_error"]
+                         "unknown_aggregate", "handler_error", "poison"]
 
 
 @message_type

@@ -23,6 +23,9 @@ from services.runtime.settings import Settings
 from services.runtime.store import BatchContext
 
 SERVICE = "projector"
+# The database file away (disk full, unmounted): wait for it. Any other DuckDB error that keeps
+# failing a batch (a constraint a bad event breaks) is the bus's poison path.
+DISK_AWAY: tuple[type[BaseException], ...] = (duckdb.IOException,)
 IDLE_RELEASE_SECONDS = 0.5   # let other processes read the file when there is nothing to do
 # Under sustained load the projector keeps the file between batches (opening it costs tens of
 # ms) and steps aside when another process asks (store.waiting_flag), or at the latest this
@@ -42,11 +45,14 @@ class ProjectorService:
         events = {kind: self.on_event for kind in TABLE_EVENTS_TOPIC.carries}
         checks = {kind: self.on_event for kind in VISION_CHECKS_TOPIC.carries}
         bus.consume([TABLE_EVENTS_TOPIC], SERVICE, events, context=self.transaction,
+                    transient=DISK_AWAY,
                     description="Projects every table event into the reporting database.")
-        bus.consume([VISION_CHECKS_TOPIC], f"{SERVICE}-checks", checks, context=self.transaction,
+        bus.consume([VISION_CHECKS_TOPIC], f"{SERVICE}-checks", checks,
+                    context=self.transaction, transient=DISK_AWAY,
                     description="Projects CCTV round checks and payout holds.")
         bus.consume([DEAD_LETTER_TOPIC], f"{SERVICE}-deadletters",
                     {DeadLetter: self.on_dead_letter}, context=self.transaction,
+                    transient=DISK_AWAY,
                     description="Keeps dead letters visible on the floor dashboard.")
 
     @contextlib.asynccontextmanager

@@ -3,6 +3,7 @@ aggregate sequence) is skipped, so replaying the log gives the same tables; a ga
 aggregate's sequence is refused, never silently applied."""
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from functools import singledispatch
@@ -160,7 +161,10 @@ def _write(con: duckdb.DuckDBPyConnection, sql: str, names: Iterable[str],
     try:
         con.execute(sql)
     finally:
-        con.unregister("v")
+        # after a failed statement the transaction is aborted and unregister fails too: that
+        # error must not hide the statement's own (a constraint names the duplicate key)
+        with contextlib.suppress(duckdb.Error):
+            con.unregister("v")
 
 
 def _column(values: list[object]) -> np.ndarray:

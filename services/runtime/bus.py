@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 D = TypeVar("D")
 RETRY_PAUSE_SECONDS = 1.0
+# A batch that fails this many times from the same offset, for a reason that is not transient,
+# is tried a record at a time and the records that fail alone are dead-lettered as poison.
+POISON_AFTER = 3
+TRANSIENT: tuple[type[BaseException], ...] = (KafkaError, OSError, asyncio.TimeoutError)
 # /health turns unhealthy when a consumer's batch failed this many times in a row (it is stuck:
 # nothing after that batch is handled) or a partition lags this many messages behind.
 STUCK_AFTER_FAILURES = 3
@@ -79,6 +83,7 @@ class Bus:
         self.metrics = ServiceMetrics(service)
         self.failing: Counter[str] = Counter()           # consumer -> batches failed in a row
         self.lags: dict[tuple[str, int], int] = {}       # (topic, partition) -> messages behind
+        self.tries: Counter[tuple[str, int, int]] = Counter()  # failed batches by first offset
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options())
@@ -144,9 +149,13 @@ class Bus:
     def consume(self, topics: Sequence[TopicSpec], group_id: str, handlers: Handlers, *,
                 context: Callable[[], AbstractAsyncContextManager[Any]] | None = None,
                 owner: AggregateStore[Any] | None = None, description: str = "",
-                max_records: int = 500) -> None:
+                max_records: int = 500,
+                transient: tuple[type[BaseException], ...] = ()) -> None:
         """Consume `topics` in batches, each inside `context()` (a unit of work, a database
-        transaction), whose exit publishes or commits; offsets are committed after it. With
+        transaction), whose exit publishes or commits; offsets are committed after it. A batch
+        failing with a `transient` error (besides the broker's and the OS's) is retried as long
+        as it takes; one failing POISON_AFTER times otherwise has its poison records
+        dead-lettered. With
         `owner`, the consumer group's partitions decide which aggregates this instance holds:
         the topics must be co-partitioned by the aggregate's key (same count, same key)."""
         names = [t.name for t in topics]
@@ -173,22 +182,64 @@ class Bus:
             records = records if isinstance(records, (tuple, list)) else (records,)
             started = time.perf_counter()
             try:
-                async with (context() if context else _no_context()) as ctx:
-                    for record in records:
-                        await self._handle(record, carried, handlers, ctx)
-            except Exception:
-                # Not committed, so the batch comes again; wait so a broken database or an
-                # unreachable broker is not hammered in a tight loop.
-                self.stats["batch_failures"] += 1
-                self.failing[consumer_name] += 1
-                self.metrics.batch_failed(consumer_name)
-                log.exception("batch failed; it will be redelivered", extra={"topics": names})
-                await asyncio.sleep(RETRY_PAUSE_SECONDS)
-                raise
+                await self._run(records, context, carried, handlers)
+            except Exception as err:
+                if isinstance(err, (*TRANSIENT, *transient)) or not self._is_poison(records):
+                    # Not committed, so the batch comes again; wait so a broken database or
+                    # an unreachable broker is not hammered in a tight loop.
+                    self.stats["batch_failures"] += 1
+                    self.failing[consumer_name] += 1
+                    self.metrics.batch_failed(consumer_name)
+                    log.exception("batch failed; it will be redelivered",
+                                  extra={"topics": names})
+                    await asyncio.sleep(RETRY_PAUSE_SECONDS)
+                    raise
+                await self._one_by_one(records, context, carried, handlers, transient)
             self.failing[consumer_name] = 0
             self.stats["batches"] += 1
             self.metrics.batch(consumer_name, time.perf_counter() - started)
             self._note_lag(batch, records)
+
+    async def _run(self, records: Sequence[ConsumerRecord],
+                   context: Callable[[], AbstractAsyncContextManager[Any]] | None,
+                   carried: set[str], handlers: Handlers) -> None:
+        async with (context() if context else _no_context()) as ctx:
+            for record in records:
+                await self._handle(record, carried, handlers, ctx)
+
+    def _is_poison(self, records: Sequence[ConsumerRecord]) -> bool:
+        """True when the batch starting at this offset has now failed POISON_AFTER times for
+        a reason that is not the broker or the disk being away."""
+        first = records[0]
+        key = (first.topic, first.partition, first.offset)
+        self.tries[key] += 1
+        if self.tries[key] < POISON_AFTER:
+            return False
+        del self.tries[key]
+        return True
+
+    async def _one_by_one(self, records: Sequence[ConsumerRecord],
+                          context: Callable[[], AbstractAsyncContextManager[Any]] | None,
+                          carried: set[str], handlers: Handlers,
+                          transient: tuple[type[BaseException], ...]) -> None:
+        """A batch that keeps failing is tried a record at a time, each in its own context: a
+        record that fails alone can never succeed (it breaks a constraint, say) and goes to
+        the dead-letter topic; the others are applied, and the partition moves on."""
+        log.error("batch failed %d times; trying its records one at a time", POISON_AFTER,
+                  extra={"topic": records[0].topic, "partition": records[0].partition,
+                         "offset": records[0].offset})
+        for record in records:
+            try:
+                await self._run([record], context, carried, handlers)
+            except (*TRANSIENT, *transient):
+                raise
+            except Exception as err:
+                self.stats["poison"] += 1
+                log.error("poison message dead-lettered", extra={
+                    "topic": record.topic, "partition": record.partition,
+                    "offset": record.offset, "error": f"{type(err).__name__}: {err}"})
+                await self.dead_letter(record, "poison", f"{type(err).__name__}: {err} (its "
+                                       f"batch failed {POISON_AFTER} times, and it fails alone)")
 
     async def _handle(self, record: ConsumerRecord, carried: set[str], handlers: Handlers,
                       ctx: Any) -> None:
