@@ -45,6 +45,7 @@ RETRY_PAUSE_SECONDS = 1.0
 # A batch that fails this many times from the same offset, for a reason that is not transient,
 # is tried a record at a time and the records that fail alone are dead-lettered as poison.
 POISON_AFTER = 3
+KEY_KEPT, REASON_KEPT = 200, 4_000  # a dead letter always fits (contracts/deadletter.py)
 TRANSIENT: tuple[type[BaseException], ...] = (KafkaError, OSError, asyncio.TimeoutError)
 # /health turns unhealthy when a consumer's batch failed this many times in a row (it is stuck:
 # nothing after that batch is handled) or a partition lags this many messages behind.
@@ -287,10 +288,11 @@ class Bus:
 
     async def dead_letter(self, record: ConsumerRecord, code: DeadLetterCode,
                           reason: str) -> None:
-        letter = DeadLetter(
-            service=self.service, source_topic=record.topic, partition=record.partition,
-            offset=record.offset, key=record.key.decode(errors="replace") if record.key else None,
-            code=code, reason=reason, original_b64=DeadLetter.encode_original(record.value or b""))
+        key = record.key.decode(errors="replace")[:KEY_KEPT] if record.key else None
+        letter = DeadLetter.keeping(
+            record.value or b"", service=self.service, source_topic=record.topic,
+            partition=record.partition, offset=record.offset, key=key, code=code,
+            reason=reason[:REASON_KEPT])
         await self.broker.publish(encode(letter), topic=DEAD_LETTER_TOPIC.name,
                                   key=record.topic.encode())
         self.stats[f"dead_letter.{code}"] += 1
