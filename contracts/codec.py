@@ -8,7 +8,7 @@ import re
 from pydantic import ValidationError
 
 from contracts.deadletter import DeadLetterCode
-from contracts.envelope import REGISTRY, TYPE_FIELDS, Message
+from contracts.envelope import REGISTRY, TYPE_FIELDS, Message, type_field
 from contracts.upcast import UPCASTERS, upcast
 
 
@@ -46,7 +46,7 @@ def decode(data: bytes | None) -> Message:
             else:
                 # the type and version the model was chosen by are really the message's own
                 # (given at its top level, not defaults), as the full path would have read them
-                if {_TYPE_FIELD_OF[model], "schema_version"} <= message.model_fields_set:
+                if {type_field(model), "schema_version"} <= message.model_fields_set:
                     return message
     return _decode(data)
 
@@ -89,17 +89,6 @@ def _decode(data: bytes | None) -> Message:
         return REGISTRY[(newest[type_field], newest["schema_version"])].model_validate(newest)
     except ValidationError as exc:
         raise DecodeError("invalid_payload", describe(exc)) from None
-
-
-class _TypeFieldOf(dict[type[Message], str]):
-    """A model's type field, looked up once (contract modules register as they are imported)."""
-
-    def __missing__(self, model: type[Message]) -> str:
-        field = self[model] = next(f for f in TYPE_FIELDS if f in model.model_fields)
-        return field
-
-
-_TYPE_FIELD_OF = _TypeFieldOf()
 
 
 def describe(exc: ValidationError) -> str:

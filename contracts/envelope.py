@@ -9,6 +9,7 @@ causation_id is the command id, which is what makes a redelivered command a no-o
 """
 from __future__ import annotations
 
+import functools
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
@@ -93,7 +94,7 @@ REGISTRY: dict[tuple[str, int], type[Message]] = {}
 
 def message_type(cls: type[Message]) -> type[Message]:
     """Class decorator: register a concrete event/command model for decoding."""
-    name = cls.model_fields[_type_field(cls)].default
+    name = cls.model_fields[type_field(cls)].default
     version = cls.model_fields["schema_version"].default
     REGISTRY[(name, version)] = cls
     return cls
@@ -102,12 +103,15 @@ def message_type(cls: type[Message]) -> type[Message]:
 TYPE_FIELDS = ("event_type", "command_type", "record_type")
 
 
-def _type_field(cls: type[Message]) -> str:
+@functools.cache
+def type_field(cls: type[Message]) -> str:
+    """The field naming a model's type (event_type, command_type or record_type); looked up
+    once per class, since decoding and dispatch ask it for every message."""
     return next(f for f in TYPE_FIELDS if f in cls.model_fields)
 
 
 def type_of(message: Message) -> str:
-    return getattr(message, _type_field(type(message)))
+    return str(getattr(message, type_field(type(message))))
 
 
 def as_dict(message: Message) -> dict[str, Any]:

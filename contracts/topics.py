@@ -10,7 +10,7 @@ from functools import cached_property
 from kafka.partitioner.default import murmur2
 
 from contracts.deadletter import DeadLetter
-from contracts.envelope import Command, Event, Message, type_of
+from contracts.envelope import Command, Event, Message, type_field, type_of
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
@@ -35,10 +35,7 @@ class TopicSpec:
 
 
 def _name(model: type[Message]) -> str:
-    for field in ("event_type", "command_type", "record_type"):
-        if field in model.model_fields:
-            return model.model_fields[field].default
-    raise TypeError(model)
+    return str(model.model_fields[type_field(model)].default)
 
 
 TABLE_COMMANDS_TOPIC = TopicSpec(

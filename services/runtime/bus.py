@@ -28,7 +28,7 @@ from faststream.kafka import KafkaBroker, KafkaMessage
 
 from contracts import DecodeError, TopicSpec, decode, encode, topic_for
 from contracts.deadletter import DeadLetter, DeadLetterCode
-from contracts.envelope import TYPE_FIELDS, Command, Message, type_of
+from contracts.envelope import Command, Message, type_of
 from contracts.permissions import authorize
 from contracts.topics import DEAD_LETTER_TOPIC, Keyed, partition_for
 from services.runtime.metrics import ServiceMetrics
@@ -247,7 +247,7 @@ class Bus:
         self.stats["consumed"] += 1
         try:
             message = decode(record.value)
-            kind = _type_name(message)
+            kind = type_of(message)
             if kind not in carried:
                 raise DecodeError("unknown_type", f"{kind} does not belong on {record.topic}")
             handler = handlers.get(type(message))
@@ -330,19 +330,6 @@ async def _records_only(_message: Any) -> None:
     object and json-decodes its body, which the bus never reads: it decodes the raw records
     itself (`decode`), so that work is skipped."""
     return None
-
-
-_TYPE_FIELDS: dict[type[Message], str] = {}
-
-
-def _type_name(message: Message) -> str:
-    """type_of(message), with the type field of its class looked up once (type_of asks the
-    class's model_fields every time: a few per cent of a consumer's time)."""
-    cls = type(message)
-    field = _TYPE_FIELDS.get(cls)
-    if field is None:
-        field = _TYPE_FIELDS[cls] = next(f for f in TYPE_FIELDS if f in cls.model_fields)
-    return str(getattr(message, field))
 
 
 class _no_context:
