@@ -114,15 +114,15 @@ class Aggregate:
         return {"state": self.snapshot_state(), "handled": list(self._handled),
                 "partition_key": self.partition_key}
 
-    @classmethod
-    def from_snapshot(cls: type[A], aggregate: A, version: int, snap: dict[str, Any]) -> A:
-        """`aggregate` (new, from the service's factory) brought to `version` by `snap`."""
-        aggregate.restore_state(snap["state"])
-        aggregate.version = version
-        aggregate.partition_key = snap.get("partition_key")
+    def load_snapshot(self: A, version: int, snap: dict[str, Any]) -> A:
+        """This aggregate (new, from the service's factory) brought to `version` by `snap`,
+        the inverse of `snapshot()`."""
+        self.restore_state(snap["state"])
+        self.version = version
+        self.partition_key = snap.get("partition_key")
         for cause in snap.get("handled", ()):
-            aggregate._remember(cause)
-        return aggregate
+            self._remember(cause)
+        return self
 
 
 def cause_id(message: Cause) -> str:

@@ -1,9 +1,9 @@
-"""Reading a topic's partitions up to their current end: how services rebuild their state from
-the log (before they accept new messages for it) and find their latest snapshot."""
+"""Reading a topic's partitions up to their current end: how the aggregate store rebuilds its
+state from the log (before it accepts new messages for it) and finds its latest snapshot."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
@@ -76,14 +76,3 @@ class LogReader:
             except DecodeError:
                 continue
 
-
-async def replay(bootstrap: str, topic: str,
-                 partitions: Iterable[int] | None = None) -> AsyncIterator[Message]:
-    """Every decodable message of `topic` (or of the given partitions), partition by
-    partition, oldest first. Order matters only within an aggregate, which lives in one
-    partition."""
-    async with LogReader(bootstrap) as reader:
-        chosen = sorted(partitions) if partitions is not None else await reader.partitions(topic)
-        for partition in chosen:
-            async for _offset, message in reader.messages(topic, partition):
-                yield message

@@ -43,6 +43,9 @@ from services.runtime.snapshots import block, latest
 if TYPE_CHECKING:
     from aiokafka.structs import RecordMetadata
 
+log = logging.getLogger(__name__)
+A = TypeVar("A", bound=Aggregate)
+SNAPSHOT_EVERY = 5_000  # events per partition between snapshot blocks
 
 
 class Publisher(Protocol):
@@ -55,10 +58,6 @@ class Publisher(Protocol):
                               partition: int) -> list[RecordMetadata]: ...
 
     def reader(self) -> LogReader: ...
-
-log = logging.getLogger(__name__)
-A = TypeVar("A", bound=Aggregate)
-SNAPSHOT_EVERY = 5_000  # events per partition between snapshot blocks
 
 
 class AggregateBroken(Exception):
@@ -99,6 +98,9 @@ class AggregateStore(Generic[A]):
         """`bus` publishes the events; without one the store is read-only (a dealer
         terminal's view of the tables) and reads the log at `bootstrap`."""
         self.factory, self.aggregate_type, self.events = factory, aggregate_type, events
+        kind = type(factory("-"))  # the aggregate class, for its snapshot support and layout
+        self.state_version = kind.STATE_VERSION
+        self.snapshots_on = snapshots is not None and kind.snapshots_supported()
         self.bootstrap = bootstrap
         self.bus, self.snapshots, self.snapshot_every = bus, snapshots, snapshot_every
         self.aggregates: dict[str, A] = {}
@@ -182,14 +184,13 @@ class AggregateStore(Generic[A]):
                                  report: LoadReport) -> int:
         """Aggregates of `partition` from its latest snapshot block; the event offset to
         replay from (0 without a usable block)."""
-        cls = type(self.factory("-"))
-        if self.snapshots is None or not cls.snapshots_supported():
+        if not self.snapshots_on or self.snapshots is None:
             return 0
-        found = await latest(reader, self.snapshots, partition, cls.STATE_VERSION)
+        found = await latest(reader, self.snapshots, partition, self.state_version)
         if found is None:
             return 0
         for aid, snap in found.snapshots.items():
-            self.aggregates[aid] = cls.from_snapshot(self.factory(aid), snap.version, snap.state())
+            self.aggregates[aid] = self.factory(aid).load_snapshot(snap.version, snap.state())
             self.partition_of[aid] = partition
             report.snapshots += 1
         return found.events_offset
@@ -250,22 +251,20 @@ class AggregateStore(Generic[A]):
 
     async def _checkpoint(self, partition: int, force: bool) -> None:
         """Write a snapshot block of `partition` when enough events passed (or `force`)."""
-        if self.snapshots is None or self.bus is None or partition in self._stale:
+        if (not self.snapshots_on or self.snapshots is None or self.bus is None
+                or partition in self._stale):
             return
         if not force and self.since_snapshot[partition] < self.snapshot_every:
             return
-        cls = type(self.factory("-"))
-        if not cls.snapshots_supported():
-            return
         snaps = {aid: (a.version, a.snapshot()) for aid, a in self.aggregates.items()
                  if self.partition_of.get(aid) == partition and a.version > 0}
-        records = block(self.aggregate_type, cls.STATE_VERSION, snaps)
+        records = block(self.aggregate_type, self.state_version, snaps)
         metas = await self.bus.publish_records(records, self.snapshots, partition)
         first = metas[0].offset if metas else 0
         await self.bus.publish_records([Checkpoint(
             aggregate_type=self.aggregate_type, events_topic=self.events.name,
             partition=partition, events_offset=self.next_offset.get(partition, 0),
-            first_offset=first, snapshots=len(records), state_version=cls.STATE_VERSION)],
+            first_offset=first, snapshots=len(records), state_version=self.state_version)],
             self.snapshots, partition)
         self.since_snapshot[partition] = 0
         log.info("snapshot block written", extra={"partition": partition,

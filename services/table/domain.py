@@ -465,12 +465,6 @@ class TableSession(Aggregate):
         then sets the version and the handled ids)."""
         snapshot.load(self, state)
 
-    @classmethod
-    def from_snapshot_state(cls, aggregate_id: str, state: dict[str, Any]) -> TableSession:
-        table = cls(aggregate_id)
-        table.restore_state(state)
-        return table
-
     # ===== state changes =======================================================================
     @singledispatchmethod
     def mutate(self, event: Event) -> None:
