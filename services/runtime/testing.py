@@ -7,9 +7,9 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-from contracts import encode, topic_for
+from contracts import decode, encode, topic_for
 from contracts.envelope import Message
-from contracts.topics import Keyed, TopicSpec, partition_for
+from contracts.topics import TOPICS, Keyed, TopicSpec, partition_for
 from services.runtime.replay import LogReader
 
 
@@ -48,7 +48,6 @@ class MemoryBus:
 
     def messages(self, topic: TopicSpec) -> list[Message]:
         """Every message published to `topic`, partition by partition."""
-        from contracts import decode
         return [decode(r.value) for p in range(topic.partitions)
                 for r in self.log.get((topic.name, p), [])]
 
@@ -69,7 +68,6 @@ class MemoryReader:
         return None
 
     async def partitions(self, topic: str) -> list[int]:
-        from contracts.topics import TOPICS
         return list(range(TOPICS[topic].partitions))
 
     async def bounds(self, topic: str, partition: int) -> tuple[int, int]:

@@ -5,7 +5,6 @@ check event is keyed by its table (so the table's owner reads it from its own pa
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,7 @@ def setup(tmp_path: Path):
     bus = MemoryBus()
     store = AggregateStore(factory=lambda cid: RoundCheck(cid), aggregate_type="round_check",
                            events=VISION_CHECKS_TOPIC, bus=bus)
-    deps = handlers.Deps(EvidenceStore(tmp_path / "evidence"), None, 0.5, timedelta(minutes=30))
+    deps = handlers.Deps(EvidenceStore(tmp_path / "evidence"), None)
     maps = {**bind(handlers.FRAME_HANDLERS, deps), **bind(handlers.RESULT_HANDLERS, deps),
             **bind(handlers.COMMAND_HANDLERS, deps)}
     asyncio.run(store.own_all())

@@ -37,8 +37,7 @@ def build(settings: Settings, evidence_dir: Path, *, min_confidence: float = MIN
     store = AggregateStore(factory=lambda cid: RoundCheck(cid, min_confidence, hold_limit),
                            aggregate_type="round_check", events=VISION_CHECKS_TOPIC, bus=bus)
     deps = handlers.Deps(EvidenceStore(evidence_dir),
-                         calibrations or settings.var_dir / "calibrations",
-                         min_confidence, hold_limit)
+                         calibrations or settings.var_dir / "calibrations")
     bus.consume([VISION_FRAMES_TOPIC], SERVICE, bind(handlers.FRAME_HANDLERS, deps),
                 context=store.unit_of_work, max_records=20,
                 description="Reads each captured frame (dice or wheel) with OpenCV.")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,11 @@ Checks = UnitOfWork[RoundCheck]
 
 @dataclass(frozen=True)
 class Deps:
-    """What the handlers need besides the message: where frames and evidence are, and how
-    strict a check is."""
+    """What the handlers need besides the message: where evidence and calibrations are (how
+    strict a check is belongs to the check itself: bootstrap's factory)."""
 
     evidence: EvidenceStore
     calibrations: Path | None
-    min_confidence: float
-    hold_limit: timedelta
 
 
 async def read_captured_frame(frame_event: FrameCaptured, uow: Checks, deps: Deps) -> None:
