@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from deploy.local.broker import free_port
 
 CASINO = [sys.executable, "-m", "services.cli.main"]
-START_SECONDS = 180
+START_SECONDS = 90
 
 
 def settled_rounds(var: Path) -> int:
@@ -44,15 +45,19 @@ def leftover(var: Path) -> list[str]:
     return found
 
 
-def dashboard_page(port: int, deadline: float) -> str:
-    """The dashboard's page, once it answers: the projection in the folder can already hold
-    enough rounds from an earlier run before this run's dashboard is listening."""
+def dashboard_page(output: list[str], deadline: float) -> str:
+    """The page of the dashboard this run printed, once it answers. The run's own address, not
+    the port asked for: `casino run` takes another when that one is taken (by another test
+    worker, say), and the page at the asked port was then another process's."""
     while True:
+        found = re.search(r"floor dashboard\s+(http://\S+/)", "".join(output))
         try:
-            return urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+            if found:
+                return urllib.request.urlopen(found.group(1), timeout=10).read().decode()
         except OSError:
-            assert time.monotonic() < deadline, "the dashboard never answered in time"
-            time.sleep(1)
+            pass
+        assert time.monotonic() < deadline, "the dashboard never answered in time"
+        time.sleep(1)
 
 
 def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
@@ -64,18 +69,21 @@ def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, text=True)
     assert proc.stdout is not None
+    output: list[str] = []
+    reader = threading.Thread(target=lambda: output.extend(proc.stdout or ()), daemon=True)
+    reader.start()
     try:
-        # generous: the floor starts a durable broker, four services and the simulator, and
-        # CI's two cores may be busy with the other test worker
         deadline = time.monotonic() + START_SECONDS
         while (n := settled_rounds(var)) < until:
-            assert proc.poll() is None, proc.stdout.read()
+            assert proc.poll() is None, "".join(output)
             assert time.monotonic() < deadline, f"only {n} rounds settled in {START_SECONDS} s"
             time.sleep(2)
-        page = dashboard_page(port, deadline)
+        page = dashboard_page(output, deadline)
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
-        out, _ = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
+    out = "".join(output)
     assert proc.returncode == 0, out
     assert "Stopping the floor" in out and "floor dashboard" in out
     assert re.search(r"\d+ tables, \d+ rounds settled; wagered [\d,.]+ BOB, house win", out), out
