@@ -19,9 +19,9 @@ from contracts.upcast import upcaster
 # Exactly the roulette bets the rules engine settles (services/rules/roulette/bets.py KINDS;
 # tests/contracts/test_table_contracts.py keeps them equal): inside bets, dozens and columns,
 # two dozens / two columns «a caballo» (seed 001), even chances, and the called bets.
-RouletteBetKind = Literal["straight", "split", "street", "corner", "five_number", "six_line", "dozen",
-                  "column", "two_dozens", "two_columns", "red", "black", "odd", "even", "low",
-                  "high", "voisins", "tiers", "orphelins", "neighbours"]
+RouletteBetKind = Literal["straight", "split", "street", "corner", "five_number", "six_line",
+                          "dozen", "column", "two_dozens", "two_columns", "red", "black", "odd",
+                          "even", "low", "high", "voisins", "tiers", "orphelins", "neighbours"]
 # Exactly the craps bets the rules engine settles (services/rules/craps/bets.py KINDS; seed 000
 # §3.1.5, seed 004 IV §1.5): line bets, odds, place to win / to lose, big 6/8, hardways, the
 # one-roll bets, buy and lay. A craps bet's number (place, hardway, buy, lay) is `numbers[0]`.

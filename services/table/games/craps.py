@@ -64,7 +64,7 @@ from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import TableLimits, apply_limits
 from services.rules.core.profiles import Profile, declare_switch
 from services.rules.core.results import BetResult
-from services.rules.craps.bets import FIXED_NUMBER, Bet, parse_bet
+from services.rules.craps.bets import FIXED_NUMBER, ODDS, Bet, parse_bet
 from services.rules.craps.dice import Roll
 from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Verdict
@@ -193,6 +193,8 @@ class Craps(GameBase):
             parse_bet(_raw(bet, "b"), "b")
         except RulesError as err:
             return _field(err.field), err.reason
+        if bet.kind in ODDS:
+            return None  # their number is the line bet's: `admit` asks the engine
         try:  # a bet the profile does not offer (CL prints no pay for craps 2/3/12)
             PayTable(self.profile(config)).pay(bet.kind, _number(bet), 2)
         except RulesError as err:
@@ -295,7 +297,7 @@ class Craps(GameBase):
         if lb is None:
             return [], ("NO_SUCH_BET", "payload.bet_id", f"no bet {bet_id} is on the layout", "")
         returned = None
-        if 0 < amount and amount != lb.amount:
+        if amount > 0 and amount != lb.amount:
             amount, returned, refusal = self._within_limits(cfg, lb, amount)
             if refusal is not None:
                 return [], refusal
