@@ -7,7 +7,14 @@ from collections import Counter
 
 import pytest
 
-from contracts.table import BetRejected, CommandRejected, RoundSettled, SpinResulted
+from contracts.table import (
+    BetPlaced,
+    BetRejected,
+    CommandRejected,
+    RoundSettled,
+    ShooterChanged,
+    SpinResulted,
+)
 from services.simulator.floor import make_tables, open_table, round_commands, seat_players
 from services.table.domain import TableSession
 
@@ -41,3 +48,33 @@ def test_a_wheel_the_profile_does_not_play_is_refused_before_anything_is_sent():
                                          "--profile", "BO", "--variant", "american"])
     assert result.exit_code == 2
     assert "--variant american: profile BO plays the european wheel" in result.output
+
+
+@pytest.mark.parametrize(("profile", "game"), [("BO", "craps"), ("CL-ARICA", "craps"),
+                                               ("BO", "mini_craps")])
+def test_every_roll_the_craps_simulator_plays_is_accepted_with_a_realistic_bet_mix(profile, game):
+    """Line bets with odds, come bets, place bets and props; the shooter's line bet on every
+    come-out; refusals only for the mistakes made on purpose; the mirror keeps the table's
+    point and shooter."""
+    [table] = make_tables(1, profile, "BOB", game=game)
+    session, rng = TableSession(table.table_id), random.Random(5)
+    for command in [open_table(table), *seat_players(table)]:
+        session.handle(command)
+    for _ in range(400):
+        for command in round_commands(table, rng):
+            session.handle(command)
+        assert table.craps is not None
+        assert table.craps.table.point == session.play.point
+        assert table.craps.shooter == session.play.shooter
+    events = session.collect()
+    refused = Counter(e.payload.code for e in events if isinstance(e, CommandRejected))
+    assert set(refused) <= {"BET_LOCKED"} and refused["BET_LOCKED"] > 0
+    codes = Counter(e.payload.code for e in events if isinstance(e, BetRejected))
+    assert set(codes) <= {"BETTING_CLOSED"}
+    assert sum(isinstance(e, RoundSettled) for e in events) == 400
+    kinds = Counter(e.payload.bet.kind for e in events if isinstance(e, BetPlaced))
+    assert {"pass_line", "odds", "come", "place", "field", "hardway"} <= set(kinds)
+    shooters = [e.payload for e in events if isinstance(e, ShooterChanged)]
+    assert {s.reason for s in shooters} >= {"first", "seven_out"}
+    assert {s.direction for s in shooters} == {"counter_clockwise" if profile == "CL-ARICA"
+                                               else "clockwise"}

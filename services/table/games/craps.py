@@ -62,27 +62,18 @@ from contracts.table import (
 )
 from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import TableLimits, apply_limits
-from services.rules.core.profiles import Profile, declare_switch
+from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult
 from services.rules.craps.bets import FIXED_NUMBER, ODDS, Bet, parse_bet
 from services.rules.craps.dice import Roll
 from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Verdict
+from services.rules.craps.switches import SHOOTER_DIRECTION
 from services.rules.craps.table import CrapsTable
 from services.table.games import Emit, GameBase, Problem, Refusal, SessionView, register
 from services.table.policy import LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
-SHOOTER_DIRECTION = declare_switch(
-    "craps_shooter_direction", ("clockwise", "counter_clockwise"),
-    {"BO": "clockwise", "CL-ARICA": "clockwise"},
-    "Who shoots after a seven-out (domain.md A-28). Seed 000 §3.1.5 and seed 004 IV §1.5 offer "
-    "the dice «comenzando … por aquel que se encuentre a la izquierda de los \"croupiers\" y "
-    "después siguiendo el sentido de las agujas del reloj» (clockwise, the default: the "
-    "order the text sets for the session), then say «Cuando el primer jugador pierde su "
-    "apuesta, los dados deben ser entregados al jugador de su derecha» (counter_clockwise). "
-    "A table sets it in TableOpened.switches.",
-)
 # Games at a live table: buy and lay need a commission rate no seed gives (domain.md §0.4).
 LIVE_KINDS = ("pass_line", "dont_pass", "come", "dont_come", "odds", "dont_odds", "field",
               "big_6", "big_8", "any_seven", "eleven", "under_7", "over_7", "hardway", "horn",
