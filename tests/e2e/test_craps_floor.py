@@ -119,7 +119,7 @@ def test_every_roll_balances_and_the_point_and_the_shooter_follow_the_rules(play
     for r in (e.payload for e in events if isinstance(e, RoundSettled)):
         assert r.wagered.amount == sum(b.stake.amount for b in by_round[r.round_id])
         assert r.paid.amount == sum(b.paid.amount for b in by_round[r.round_id])
-    for table_id, table_rolls in rolls.items():
+    for table_rolls in rolls.values():
         for before, after in zip(table_rolls, table_rolls[1:]):
             assert after.point_before == before.point_after
         assert any(r.seven_out for r in table_rolls)
