@@ -321,3 +321,52 @@ def test_a_restored_session_carries_the_layout_and_decides_the_same():
     assert settled(a)["h"].paid.amount == 1000 and "c" in again.play.bets  # hard 8 at 9:1
     assert [e.model_dump(exclude={"event_id", "recorded_at"}) for e in a] == \
         [e.model_dump(exclude={"event_id", "recorded_at"}) for e in b]
+
+
+def test_an_increase_is_limited_as_a_new_bet_exactly_the_maximum_plays_bo():
+    table = opened()
+    handle(table, bet("p", "pass_line"))
+    handle(table, bet("pl", "place", 600, number=8))
+    [to_max] = of(handle(table, cmd(ChangeBet, payload=ChangeBetData(bet_id="pl",
+                                                                     amount=50_000))), BetChanged)
+    assert (to_max.amount, to_max.returned) == (50_000, None)
+    handle(table, bet("f", "big_6", 1000))
+    [over] = of(handle(table, cmd(ChangeBet, payload=ChangeBetData(bet_id="f", amount=50_001))),
+                BetChanged)
+    assert (over.amount, over.returned.amount) == (50_000, 1)
+    [under] = of(handle(table, cmd(ChangeBet, payload=ChangeBetData(bet_id="f", amount=99))),
+                 CommandRejected)
+    assert under.field == "payload.amount" and under.rule == "seed 002 §1.2.1.1"
+    assert table.play.bets["f"].amount == 50_000
+
+
+def test_a_second_roll_for_a_settled_round_is_refused_and_decides_nothing():
+    table = opened()
+    first = roll(table, 6, 5, bet("p", "pass_line"))
+    assert settled(first)["p"].outcome == "win"
+    [again] = handle(table, cmd(RecordRoll, payload=RecordRollData(round_id=f"{T}.1",
+                                                                   dice=(1, 1))))
+    assert isinstance(again, CommandRejected) and "no más apuestas" in again.payload.reason
+
+
+def test_bets_of_another_game_or_not_offered_by_the_profile_are_invalid():
+    cl = opened("CL-ARICA")
+    [craps_2] = handle(cl, bet("c2", "craps_2", 100))     # CL prints no pay (C-26)
+    assert isinstance(craps_2, BetRejected) and craps_2.payload.code == "INVALID_BET"
+    assert craps_2.payload.field == "payload.bet.kind"
+    [straight] = handle(cl, cmd(PlaceBet, payload=PlaceBetData(
+        bet_id="s", seat=1, player_id="P1", bet=BetSpec(kind="straight", numbers=("7",),
+                                                        stake=Money(amount=100,
+                                                                    currency="BOB")))))
+    assert straight.payload.code == "INVALID_BET" and "not a bet of a craps" in \
+        straight.payload.reason
+    [buy] = handle(cl, bet("b", "buy", 100, number=4))    # no commission rate (§0.4)
+    assert buy.payload.code == "INVALID_BET"
+
+
+def test_a_roulette_table_refuses_a_craps_bet_and_a_bet_change(table):
+    """The fixture's BO roulette table: a craps kind is no bet of it; its bets do not move."""
+    [refused] = handle(table, cmd(PlaceBet, payload=bet("p", "pass_line").payload))
+    assert refused.payload.code == "INVALID_BET" and refused.payload.field == "payload.bet.kind"
+    [change] = handle(table, cmd(ChangeBet, payload=ChangeBetData(bet_id="p", amount=0)))
+    assert isinstance(change, CommandRejected) and change.payload.field == "command_type"
