@@ -60,7 +60,7 @@ def test_every_roll_the_craps_simulator_plays_is_accepted_with_a_realistic_bet_m
     session, rng = TableSession(table.table_id), random.Random(5)
     for command in [open_table(table), *seat_players(table)]:
         session.handle(command)
-    for _ in range(400):
+    for _ in range(300):
         for command in round_commands(table, rng):
             session.handle(command)
         assert table.craps is not None
@@ -71,10 +71,20 @@ def test_every_roll_the_craps_simulator_plays_is_accepted_with_a_realistic_bet_m
     assert set(refused) <= {"BET_LOCKED"} and refused["BET_LOCKED"] > 0
     codes = Counter(e.payload.code for e in events if isinstance(e, BetRejected))
     assert set(codes) <= {"BETTING_CLOSED"}
-    assert sum(isinstance(e, RoundSettled) for e in events) == 400
+    assert sum(isinstance(e, RoundSettled) for e in events) == 300
     kinds = Counter(e.payload.bet.kind for e in events if isinstance(e, BetPlaced))
     assert {"pass_line", "odds", "come", "place", "field", "hardway"} <= set(kinds)
     shooters = [e.payload for e in events if isinstance(e, ShooterChanged)]
     assert {s.reason for s in shooters} >= {"first", "seven_out"}
     assert {s.direction for s in shooters} == {"counter_clockwise" if profile == "CL-ARICA"
                                                else "clockwise"}
+
+
+def test_craps_at_a_profile_that_does_not_define_it_is_refused_before_anything_is_sent():
+    from click.testing import CliRunner
+
+    from services.cli.main import casino
+    result = CliRunner().invoke(casino, ["simulate", "--bootstrap", "127.0.0.1:1",
+                                         "--game", "craps", "--profile", "LIVE-GG"])
+    assert result.exit_code == 2
+    assert "--profile LIVE-GG: craps is played by the profiles BO, CL-ARICA" in result.output
