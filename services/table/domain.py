@@ -200,6 +200,7 @@ class TableSession(Aggregate):
         if problem is not None:
             return self._refuse(command, problem[0], problem[1], code=problem[2])
         self.trigger(PlayerSeated, PlayerSeatedData(seat=seat, player_id=player), command)
+        self._trigger_all(self.game.player_seated(self), command)
 
     @_decide.register
     def _leave_seat(self, command: LeaveSeat) -> None:

@@ -370,3 +370,18 @@ def test_a_roulette_table_refuses_a_craps_bet_and_a_bet_change(table):
     assert refused.payload.code == "INVALID_BET" and refused.payload.field == "payload.bet.kind"
     [change] = handle(table, cmd(ChangeBet, payload=ChangeBetData(bet_id="p", amount=0)))
     assert isinstance(change, CommandRejected) and change.payload.field == "command_type"
+
+
+def test_with_nobody_seated_no_roll_is_thrown_and_the_first_player_seated_gets_the_dice():
+    table = TableSession(T)
+    handle(table, cmd(OpenTable, payload=TableOpenedData(
+        game="craps", profile="BO", currency="BOB", min_bet=100, max_bet=50_000)))
+    handle(table, cmd(OpenRound))
+    [refused] = handle(table, cmd(CloseBets))
+    assert isinstance(refused, CommandRejected) and refused.payload.code == "NO_SHOOTER"
+    events = handle(table, cmd(SeatPlayer, payload=SeatData(seat=3, player_id="P3")))
+    [first] = of(events, ShooterChanged)
+    assert (first.seat, first.player_id, first.reason) == (3, "P3", "first")
+    assert "izquierda" in first.rule
+    handle(table, bet("p", "pass_line", seat=3))
+    assert not of(handle(table, cmd(CloseBets)), CommandRejected)

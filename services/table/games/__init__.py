@@ -116,6 +116,9 @@ class GameAdapter(Protocol):
     def round_opening(self, view: SessionView) -> Emit:
         """Events of a round's opening (e.g. the dice to a shooter)."""
 
+    def player_seated(self, view: SessionView) -> Emit:
+        """Events of a player sitting down (e.g. the dice to him when nobody holds them)."""
+
     def close_bets_problem(self, view: SessionView) -> Refusal | None:
         """Why «no más apuestas» cannot be called yet (e.g. the shooter has no line bet)."""
 
@@ -162,6 +165,9 @@ class GameBase:
                     "stays as placed until the round is settled", "")
 
     def round_opening(self, view: SessionView) -> Emit:
+        return []
+
+    def player_seated(self, view: SessionView) -> Emit:
         return []
 
     def close_bets_problem(self, view: SessionView) -> Refusal | None:

@@ -334,6 +334,11 @@ class Craps(GameBase):
             return []
         return self._next_shooter(view, "first")
 
+    def player_seated(self, view: SessionView) -> Emit:
+        """The first player at a table where nobody holds the dice gets them at once, so a
+        round already open can be thrown."""
+        return [] if view.play.shooter is not None else self._next_shooter(view, "first")
+
     def close_bets_problem(self, view: SessionView) -> Refusal | None:
         cfg, play = _cfg(view), cast(CrapsPlay, view.play)
         if cfg.seating != "enforced":
