@@ -9,6 +9,7 @@ import pytest
 
 from contracts.table import (
     BetPlaced,
+    BetSettled,
     BetRejected,
     CommandRejected,
     RoundSettled,
@@ -88,3 +89,31 @@ def test_craps_at_a_profile_that_does_not_define_it_is_refused_before_anything_i
                                          "--game", "craps", "--profile", "LIVE-GG"])
     assert result.exit_code == 2
     assert "--profile LIVE-GG: craps is played by the profiles BO, CL-ARICA" in result.output
+
+
+def test_a_simulated_shooter_who_leaves_with_the_point_on_is_mirrored_by_the_terminal():
+    """Every roll with the point on, the shooter walks away and sits down again: the table
+    takes each command, his pass line is lost, and the terminal's shooter and layout stay the
+    table's."""
+    from services.simulator import craps
+
+    [table] = make_tables(1, "BO", "BOB", game="craps")
+    assert table.craps is not None
+    session, rng = TableSession(table.table_id), random.Random(9)
+    for command in [open_table(table), *seat_players(table)]:
+        session.handle(command)
+    mix = craps.CrapsMix(shooter_leaves_rate=1.0)
+    for _ in range(60):
+        for command in craps.round_commands(table.table_id, table.config, table.dealer,
+                                            table.players, table.craps, rng, mix):
+            session.handle(command)
+        assert table.craps.shooter == session.play.shooter
+        assert {b.id for b in table.craps.table.bets} == set(session.play.bets)
+    events = session.collect()
+    assert not [e for e in events if isinstance(e, CommandRejected)
+                and e.payload.code != "BET_LOCKED"]
+    left = [e.payload for e in events if isinstance(e, ShooterChanged)
+            and e.payload.reason == "left"]
+    lost = [e.payload for e in events if isinstance(e, BetSettled)
+            and "abandonar" in e.payload.rule_note]
+    assert left and lost and all(p.kind == "pass_line" and p.paid.amount == 0 for p in lost)
