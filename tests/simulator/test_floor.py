@@ -9,8 +9,8 @@ import pytest
 
 from contracts.table import (
     BetPlaced,
-    BetSettled,
     BetRejected,
+    BetSettled,
     CommandRejected,
     RoundSettled,
     ShooterChanged,
