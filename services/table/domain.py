@@ -545,38 +545,38 @@ class TableSession(Aggregate):
             self.play = self.game.play_from_json(self.config, state["play"])
 
     # ===== state changes =======================================================================
-    def mutate(self, event: Event) -> None:
-        """The session's own fold, then the game's (its play)."""
-        self._mutate(event)
+    def apply(self, event: Event) -> None:
+        """The session's own fold (`mutate`), then the game's (its play)."""
+        super().apply(event)
         if self.play is not None:
             self.game.evolve(self.play, event)
 
     @singledispatchmethod
-    def _mutate(self, event: Event) -> None:
+    def mutate(self, event: Event) -> None:
         """Events that change nothing here (rejections) fall through to this."""
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: TableOpened) -> None:
         self.config = event.payload
         adapter = adapter_for(event.payload.game)
         self.play = adapter.new_play(event.payload) if adapter is not None else None
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: LimitsChanged) -> None:
         assert self.config is not None
         self.config = self.config.model_copy(update=dict(event.payload))
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: PlayerSeated) -> None:
         self.seated[event.payload.seat] = event.payload.player_id
         self.idle[event.payload.seat] = 0
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: PlayerLeft) -> None:
         self.seated.pop(event.payload.seat, None)
         self.idle.pop(event.payload.seat, None)
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: RoundOpened) -> None:
         self.round = Round(event.payload.round_id, event.payload.round_number)
         self.rounds[self.round.round_id] = self.round
@@ -591,25 +591,25 @@ class TableSession(Aggregate):
             if age >= HELD_ROUNDS or (age >= KEEP_ROUNDS and not waiting):
                 del self.rounds[round_id]
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: BetPlaced) -> None:
         self.current.bets[event.payload.bet_id] = event.payload
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: BetsClosed) -> None:
         self.current.state = RoundState.CLOSED
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: SpinResulted) -> None:
         self.current.pocket = event.payload.pocket
         self.current.state = RoundState.SPUN
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: DiceRolled) -> None:
         self.current.pocket = event.payload.result
         self.current.state = RoundState.SPUN
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: BetSettled) -> None:
         p = event.payload
         self.current.settled[p.bet_id] = p
@@ -620,7 +620,7 @@ class TableSession(Aggregate):
         else:
             self.prisoners.pop(p.bet_id, None)
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: RoundSettled) -> None:
         self.current.state = RoundState.SETTLED
         self.rounds_played = event.payload.round_number
@@ -628,22 +628,22 @@ class TableSession(Aggregate):
         for seat in self.seated:
             self.idle[seat] = 0 if seat in played else self.idle.get(seat, 0) + 1
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: TableClosed) -> None:
         self.closed = True
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: PayoutsHeld) -> None:
         rnd = self.rounds[event.payload.round_id]
         rnd.hold, rnd.hold_open = event, True
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: PayoutsReleased) -> None:
         rnd = self.rounds[event.payload.round_id]
         rnd.hold_open = False
         rnd.resolved = rnd.resolved or event.payload.outcome != "EXPIRED"
 
-    @_mutate.register
+    @mutate.register
     def _(self, event: SettlementCorrected) -> None:
         p = event.payload
         rnd = self.rounds[p.round_id]
