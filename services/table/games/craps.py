@@ -13,7 +13,7 @@ rule behind each payout; nothing is paid here.
 Mini craps is the same game at a smaller table with one croupier (seed 000 §3.1.3, §3.1.4.2):
 every bet, pay and rule applies to both; the variant is the table's game.
 
-The shooter (seed 000 §3.1.5, seed 004 IV §1.5):
+The shooter (seed 000 §3.1.5, seed 004 IV §1.5; who is next: games/shooter.py):
 - the dice go first to the lowest occupied seat (seat 1 is the one at the croupiers' left);
 - after a seven-out they pass to the next seated player in the table's direction, switch
   `craps_shooter_direction` (domain.md A-28: «siguiendo el sentido de las agujas del reloj»
@@ -55,7 +55,6 @@ from contracts.table import (
     RecordRoll,
     RemoveBet,
     ShooterChanged,
-    ShooterChangedData,
     ShooterDirection,
     ShooterReason,
     TableOpenedData,
@@ -70,7 +69,7 @@ from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Verdict
 from services.rules.craps.switches import SHOOTER_DIRECTION
 from services.rules.craps.table import CrapsTable
-from services.table.games import Emit, GameBase, Problem, Refusal, SessionView, register
+from services.table.games import Emit, GameBase, Problem, Refusal, SessionView, register, shooter
 from services.table.policy import LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
@@ -78,28 +77,6 @@ from services.table.rounds import Round, RoundState
 LIVE_KINDS = ("pass_line", "dont_pass", "come", "dont_come", "odds", "dont_odds", "field",
               "big_6", "big_8", "any_seven", "eleven", "under_7", "over_7", "hardway", "horn",
               "any_craps", "craps_2", "craps_3", "craps_12", "place", "place_to_lose")
-ROTATION_RULE = {
-    "clockwise": {"BO": "seed 000 §3.1.5 «siguiendo el sentido de las agujas del reloj»",
-                  "CL-ARICA": "seed 004 IV §1.5 «siguiendo el sentido de las agujas del reloj»"},
-    "counter_clockwise": {"BO": "seed 000 §3.1.5 «los dados deben ser entregados al jugador de "
-                                "su derecha»",
-                          "CL-ARICA": "seed 004 IV §1.5 «los dados deben ser entregados al "
-                                      "jugador de su derecha»"},
-}
-FIRST_SHOOTER_RULE = {"BO": "seed 000 §3.1.5 «por aquel que se encuentre a la izquierda de los "
-                            "\"croupiers\"»",
-                      "CL-ARICA": "seed 004 IV §1.5 «por aquel que se encuentre a la izquierda "
-                                  "de los \"dealers\"»"}
-PASSED_RULE = {"BO": "seed 000 §3.1.5 «Si un jugador rehúsa lanzar los dados pasan al jugador "
-                     "siguiente»",
-               "CL-ARICA": "seed 004 IV §1.5 «Si un jugador rehúsa lanzar los dados pasan al "
-                           "jugador siguiente»"}
-LINE_BET_RULE = {"BO": "seed 000 §3.1.5 «Es necesario que el jugador que lance los dados haga una "
-                       "apuesta, ya sea a la Línea de Pase … o a la Línea de No Pase»; §3.1.7.1",
-                 "CL-ARICA": "seed 004 IV §1.5 «Es necesario que el jugador que lance los dados "
-                             "haga una apuesta»; IV §1.7"}
-LEAVES_RULE = {"BO": "seed 000 §3.1.7.1", "CL-ARICA": "seed 004 IV §1.7"}
-LEAVES_NOTE = "«Si el tirador decide abandonar el juego, pierde su apuesta en la línea de pase»"
 _CITED = re.compile(r"seed \d{3} (?:IV )?§[\d.]+")
 
 
@@ -346,13 +323,13 @@ class Craps(GameBase):
         if play.shooter is None:
             return ("NO_SHOOTER", "command_type", "nobody holds the dice: seat a player first "
                     "(«se requiere la participación de un jugador como mínimo»)",
-                    FIRST_SHOOTER_RULE[cfg.profile].split(" «")[0])
+                    shooter.FIRST_SHOOTER_RULE[cfg.profile].split(" «")[0])
         if play.point is None and not any(
                 b.placed.seat == play.shooter and b.placed.bet.kind in ("pass_line", "dont_pass")
                 for b in play.bets.values()):
             return ("NO_LINE_BET", "command_type", f"the shooter at seat {play.shooter} has no "
                     f"pass line or don't pass bet: it is required before the come-out roll",
-                    LINE_BET_RULE[cfg.profile])
+                    shooter.LINE_BET_RULE[cfg.profile])
         return None
 
     def seat_leaving(self, view: SessionView, seat: int) -> tuple[Emit, Refusal | None]:
@@ -366,7 +343,7 @@ class Craps(GameBase):
         if lost and (rnd is None or rnd.state is not RoundState.BETTING):
             return [], ("REFUSED", "command_type", "the shooter leaves with the point on between "
                         "the bets and the roll: open the next round first, his pass line bet "
-                        "is lost in it", LEAVES_RULE[cfg.profile])
+                        "is lost in it", shooter.LEAVES_RULE[cfg.profile])
         emit: Emit = []
         for b in lost:
             assert rnd is not None
@@ -374,7 +351,7 @@ class Craps(GameBase):
                 round_id=rnd.round_id, bet_id=b.placed.bet_id, seat=seat,
                 player_id=b.placed.player_id, kind="pass_line", stake=_money(cfg, b.amount),
                 paid=_money(cfg, 0), net=-b.amount, outcome="lose",
-                rule=LEAVES_RULE[cfg.profile], rule_note=LEAVES_NOTE)))
+                rule=shooter.LEAVES_RULE[cfg.profile], rule_note=shooter.LEAVES_NOTE)))
             for odds in (o for o in play.bets.values() if o.placed.bet.on == b.placed.bet_id):
                 emit.append((BetSettled, BetSettledData(
                     round_id=rnd.round_id, bet_id=odds.placed.bet_id, seat=odds.placed.seat,
@@ -399,15 +376,9 @@ class Craps(GameBase):
                       leaving: int | None = None) -> Emit:
         cfg, play = _cfg(view), cast(CrapsPlay, view.play)
         direction = cast(ShooterDirection, self.profile(cfg).switch(SHOOTER_DIRECTION.name))
-        seats = sorted(s for s in view.seated if s != leaving)
-        seat = _next_seat(seats, play.shooter, direction, reason)
-        if seat is None and play.shooter is None:
-            return []
-        rule = (FIRST_SHOOTER_RULE if reason == "first" else PASSED_RULE if reason == "passed"
-                else ROTATION_RULE[direction])[cfg.profile]
-        return [(ShooterChanged, ShooterChangedData(
-            seat=seat, player_id=view.seated.get(seat) if seat is not None else None,
-            previous_seat=play.shooter, reason=reason, direction=direction, rule=rule))]
+        seated = {s: p for s, p in view.seated.items() if s != leaving}
+        change = shooter.passes(cfg.profile, direction, seated, play.shooter, reason)
+        return [] if change is None else [(ShooterChanged, change)]
 
     def close_problem(self, view: SessionView) -> Problem | None:
         bets = cast(CrapsPlay, view.play).bets
@@ -435,19 +406,6 @@ class Craps(GameBase):
     def correct(self, config: TableOpenedData, rnd: Round, next_rnd: Round | None,
                 result: str) -> list[BetCorrectionData]:
         return []
-
-
-def _next_seat(seats: list[int], current: int | None, direction: str,
-               reason: ShooterReason) -> int | None:
-    """The lowest occupied seat for the first shooter; else the next occupied seat from the
-    current shooter's, clockwise (up the seat numbers) or counter-clockwise (down)."""
-    if not seats:
-        return None
-    if current is None or reason == "first":
-        return seats[0]
-    order = seats if direction == "clockwise" else seats[::-1]
-    after = [s for s in order if (s > current if direction == "clockwise" else s < current)]
-    return (after or order)[0]
 
 
 def _raw(bet: BetSpec, bet_id: str) -> dict[str, Any]:
