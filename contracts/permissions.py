@@ -21,8 +21,10 @@ class Role:
 
 # The croupier «runs the game … announces start, end of betting and results» (seed 002 §1.1 h;
 # seed 004 RG §3.2): rounds, bets placed for a player, «no más apuestas», the result, seats.
+# At craps the payers «colocan las apuestas de los jugadores» and the tallador calls the roll
+# (seed 000 §3.1.4.2, seed 004 IV §1.5): the roll, bets taken down or changed, the dice passed.
 DEALER_COMMANDS = frozenset({"OpenRound", "PlaceBet", "CloseBets", "RecordSpin", "SeatPlayer",
-                             "LeaveSeat"})
+                             "LeaveSeat", "RecordRoll", "ChangeBet", "RemoveBet", "PassDice"})
 # The jefe de mesa / supervisor directs the game and «controls changes», and tells the croupier
 # when the table closes (seed 002 §2.1.5.3 «Cierre del juego: Cuando el jefe de mesa le
 # instruya al croupier»); the jefe de sala / pit boss manages the section and authorises limit
@@ -43,6 +45,9 @@ PERMISSIONS: Mapping[str, Role] = {
     "cashier": Role(frozenset(), "caja: seed 002 Anexo I §1.1, §2"),
     "count_team": Role(frozenset(), "sala de conteo: seed 002 Anexo I §2"),
     "finance": Role(frozenset(), ""),
+    # The wheel and dice services record a valid spin or roll of their device at its table
+    # (a voided one never reaches the table): the result commands, and nothing else.
+    "device": Role(frozenset({"RecordSpin", "RecordRoll"}), "seed 000 §3.1.5, §4.1.4.3"),
     # Services acting on their own (timers, the vision service) emit events, not commands.
     "system": Role(frozenset(), ""),
 }

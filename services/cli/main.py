@@ -17,7 +17,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("services.rules.cli:rules", "Settle, list house edges, explain (rules engine)."),
     "vision": ("services.cli.vision:vision", "Read dice and roulette results from CCTV frames."),
     "service": ("services.cli.service:service", "Run one floor service in the foreground."),
-    "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated roulette tables."),
+    "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated game tables."),
     "report": ("services.projections.cli:report", "Reports from the projection database."),
     "surveillance": ("services.vision.service.cli:surveillance",
                      "Uphold or correct a round under CCTV verification."),

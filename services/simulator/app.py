@@ -8,10 +8,11 @@ import time
 from collections.abc import Callable
 
 from contracts.envelope import Command, Event, new_id
-from contracts.table import Profile, TableWheel
+from contracts.table import Game, Profile, TableWheel
 from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
+from services.simulator import craps
 from services.simulator.cameras import WheelCameras
 from services.simulator.floor import (
     SimTable,
@@ -24,7 +25,7 @@ from services.simulator.floor import (
 from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)
-LIVE_GAMES = ("roulette",)  # the games the table service has a live adapter for
+LIVE_GAMES = ("roulette", "craps", "mini_craps")  # the games with a live table adapter
 FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
 
 
@@ -37,7 +38,7 @@ def simulator_bus(settings: Settings) -> Bus:
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
-                   profile: Profile = "BO", currency: str = "BOB", game: str = "roulette",
+                   profile: Profile = "BO", currency: str = "BOB", game: Game = "roulette",
                    variant: TableWheel = "european",
                    progress: Callable[[int, int], None] | None = None,
                    stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
@@ -48,7 +49,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                          f"no live table adapter yet (the rules engine settles it offline: "
                          f"casino rules settle)")
     rng = random.Random(seed)
-    floor = make_tables(tables, profile, currency, variant)
+    floor = make_tables(tables, profile, currency, variant, game=game)
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:
@@ -79,7 +80,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
 
 def _one_round(table: SimTable, rng: random.Random,
                cameras: WheelCameras | None) -> list[Event | Command]:
-    if cameras is None:
+    if cameras is None or table.craps is not None:  # the cameras watch wheels
         return [*round_commands(table, rng)]
     corr = new_id()
     shot = cameras.shoot(table.table_id, corr, rng)
@@ -94,5 +95,10 @@ async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
         known = state.get(table.table_id)
         if known is None or known.config is None:
             await bus.publish([open_table(table), *seat_players(table)])
-        elif known.round_state is not None:
+            continue
+        if table.craps is not None:  # carry on from the table's point, shooter and round
+            table.config = known.config
+            table.craps = craps.new_mirror(known.config, known.point, known.shooter,
+                                           known.round_number)
+        if known.round_state is not None:
             await bus.publish(finish_round(table, known.round_state, rng))
