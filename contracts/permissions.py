@@ -19,17 +19,18 @@ class Role:
     source: str  # the seed and section naming the role's duties, where a seed does
 
 
-# Devices (issue 13): the croupier records each spin and roll, the shooter's choice of dice and a
-# die that left the table, and announces the last three spins when instructed (seed 000
-# §4.1.4.4); the jefe de mesa inspects, opens and seals wheels and issues, checks and changes
-# dice (domain.md §4.3 items 2, 10; LIVE-GG Rul §3.2); an outcome alert is cleared by the floor's
+# Devices (issue 13): the croupier records each spin and roll, checks the dice (domain.md
+# §4.2), records the shooter's choice of dice and a die that left the table, and announces the
+# last three spins when instructed (seed 000 §4.1.4.4); the jefe de mesa inspects, opens and seals wheels and issues, checks and changes
+# dice (domain.md §4.3 items 2, 10; LIVE-GG Rul §3.2.1); an outcome alert is cleared by the floor's
 # supervisors or the surveillance room, who answer for the device.
 DEVICE_DEALER_COMMANDS = frozenset({"RecordWheelSpin", "RecordDiceRoll", "ChooseDice",
-                                    "ReportDieIncident", "ReportDieFound", "AnnounceLastSpins"})
+                                    "ReportDieIncident", "ReportDieFound", "AnnounceLastSpins",
+                                    "InspectDice"})
 ALERT_COMMANDS = frozenset({"AcknowledgeWheelAlert", "AcknowledgeDiceAlert"})
 DEVICE_SUPERVISOR_COMMANDS = DEVICE_DEALER_COMMANDS | ALERT_COMMANDS | {
     "RegisterWheel", "AssignWheel", "OpenWheel", "InspectWheel", "CloseWheel", "IssueDiceSet",
-    "InspectDice", "WithdrawDiceSet"}
+    "WithdrawDiceSet"}
 
 # The croupier «runs the game … announces start, end of betting and results» (seed 002 §1.1 h;
 # seed 004 RG §3.2): rounds, bets placed for a player, «no más apuestas», the result, seats.

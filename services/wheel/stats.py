@@ -136,7 +136,7 @@ class WheelStats:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.4f}" if x >= 1e-4 else f"{x:.3e}"
+    return f"{x:.4f}" if x >= 1e-4 or x == 0 else f"{x:.3e}"
 
 
 def _chi_finding(test: AlertTest, result: ChiSquare) -> Finding:
