@@ -21,9 +21,9 @@ class Role:
 
 # Devices (issue 13): the croupier records each spin and roll, checks the dice (domain.md
 # §4.2), records the shooter's choice of dice and a die that left the table, and announces the
-# last three spins when instructed (seed 000 §4.1.4.4); the jefe de mesa inspects, opens and seals wheels and issues, checks and changes
-# dice (domain.md §4.3 items 2, 10; LIVE-GG Rul §3.2.1); an outcome alert is cleared by the floor's
-# supervisors or the surveillance room, who answer for the device.
+# last three spins when instructed (seed 000 §4.1.4.4); the jefe de mesa inspects, opens and
+# seals wheels and issues and changes dice (domain.md §4.3 items 2, 10; LIVE-GG Rul §3.2.1);
+# an outcome alert is cleared by the floor's supervisors or the surveillance room.
 DEVICE_DEALER_COMMANDS = frozenset({"RecordWheelSpin", "RecordDiceRoll", "ChooseDice",
                                     "ReportDieIncident", "ReportDieFound", "AnnounceLastSpins",
                                     "InspectDice"})

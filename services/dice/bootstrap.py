@@ -7,14 +7,14 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from contracts.topics import TABLE_COMMANDS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC
+from contracts.topics import DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, TABLE_COMMANDS_TOPIC
+from services.dice import handlers
+from services.dice.domain import DiceSet
+from services.dice.handlers import SERVICE
 from services.runtime.bus import Bus, bind
 from services.runtime.service import Service, run_service
 from services.runtime.settings import Settings
 from services.runtime.store import AggregateStore
-from services.dice import handlers
-from services.dice.domain import DiceSet
-from services.dice.handlers import SERVICE
 
 
 def build(settings: Settings) -> Service:

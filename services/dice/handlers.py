@@ -2,6 +2,9 @@
 bootstrap.py. The dice set (domain.py) decides; these find the set, and forward accepted rolls."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from contracts.devices import (
     DICE_COMMANDS,
     IssueDiceSet,
@@ -50,4 +53,5 @@ async def forward_roll(accepted: RollAccepted, _ctx: object, bus: Publisher) -> 
 
 COMMAND_HANDLERS: dict[type[Message], Handler] = {kind: dice_command for kind in DICE_COMMANDS}
 COMMAND_HANDLERS[IssueDiceSet] = issue
-FORWARD_HANDLERS = {RollAccepted: forward_roll}
+Forwarder = Callable[[Any, Any, Publisher], Awaitable[None]]
+FORWARD_HANDLERS: dict[type[Message], Forwarder] = {RollAccepted: forward_roll}

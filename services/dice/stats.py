@@ -1,10 +1,12 @@
 """Outcome statistics of one dice set, over its rolls, and the tests that raise alerts. Each test
 states its minimum sample and its false-alarm rate:
 
-| test | what | minimum sample | evaluated | alarm when | false alarms |
-|---|---|---|---|---|---|
-| face_frequency | chi-square of the faces of both dice against 1/6 each | 5 per face (15 rolls); evaluated from 60 rolls (20 per face) | every 60 valid rolls | p < 0.001 | 0.1 % of evaluations of fair dice |
-| total_frequency | chi-square of the totals 2-12 against 1/36 … 6/36 … 1/36 | 5 for 2 and 12 (180 rolls) | every 180 valid rolls | p < 0.001 | 0.1 % of evaluations of fair dice |
+- face_frequency: chi-square of the faces of both dice against 1/6 each. Minimum sample: 5 per
+  face (15 rolls); evaluated every 60 valid rolls (20 per face); alarm at p < 0.001, so fair
+  dice raise a false alarm at 0.1 % of evaluations.
+- total_frequency: chi-square of the totals 2-12 against 1/36 … 6/36 … 1/36. Minimum sample: 5
+  for the 2 and the 12 (180 rolls); evaluated every 180 valid rolls; alarm at p < 0.001 (0.1 %
+  false alarms).
 
 Faces are counted over both dice (two independent faces per roll): a loaded die shows in the
 face counts even when its partner is fair. A test with an open alert raises no second one until
@@ -65,7 +67,7 @@ class DiceStats:
         return chi_square([self.totals[t] for t in TOTALS], TOTAL_P)
 
     def due(self, skip: set[str]) -> list[Finding]:
-        found = []
+        found: list[Finding] = []
         if not self.last_valid:
             return found
         for test, every, run, unit in (("face_frequency", FACE_EVERY, self.face_test, "faces"),

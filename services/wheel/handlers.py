@@ -2,6 +2,9 @@
 bootstrap.py. The wheel (domain.py) decides; these find the wheel, and forward accepted spins."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from contracts.devices import WHEEL_COMMANDS, RegisterWheel, SpinAccepted
 from contracts.envelope import Actor, Command, Message
 from contracts.table import RecordSpin, RecordSpinData
@@ -46,4 +49,5 @@ async def forward_spin(accepted: SpinAccepted, _ctx: object, bus: Publisher) -> 
 
 COMMAND_HANDLERS: dict[type[Message], Handler] = {kind: wheel_command for kind in WHEEL_COMMANDS}
 COMMAND_HANDLERS[RegisterWheel] = register
-FORWARD_HANDLERS = {SpinAccepted: forward_spin}
+Forwarder = Callable[[Any, Any, Publisher], Awaitable[None]]
+FORWARD_HANDLERS: dict[type[Message], Forwarder] = {SpinAccepted: forward_spin}

@@ -1,12 +1,16 @@
 """Outcome statistics of one wheel, over its own history (every table it was mounted at), and
 the tests that raise alerts. Each test states its minimum sample and its false-alarm rate:
 
-| test | what | minimum sample | evaluated | alarm when | false alarms |
-|---|---|---|---|---|---|
-| pocket_frequency | chi-square of the pockets against 1/37 (1/38) each | 5 per pocket (185; 190 double zero) | every 185 (190) valid spins | p < 0.001 | 0.1 % of evaluations of a fair wheel |
-| sector_frequency | chi-square of 6 arcs of the wheel (in wheel order) against their share | the same | with the pocket test | p < 0.001 | 0.1 % of evaluations of a fair wheel |
-| direction_alternation | spins launched in the rotor's previous direction (domain.md §5.5) | 50 spins | every spin | 3 or more in the last 50 | none for a dealer who alternates (a count of breaches, not a test of chance) |
-| revolutions | spins of fewer than 3 revolutions | 50 spins | every spin | 3 or more in the last 50 | none for a dealer who gives 3 revolutions |
+- pocket_frequency: chi-square of the pockets against 1/37 (1/38) each. Minimum sample: 5 per
+  pocket (185 spins; 190 double zero); evaluated every 185 (190) valid spins; alarm at
+  p < 0.001, so a fair wheel raises a false alarm at 0.1 % of evaluations.
+- sector_frequency: chi-square of 6 arcs of the wheel (in wheel order) against their share of
+  the pockets; evaluated with the pocket test; alarm at p < 0.001 (0.1 % false alarms).
+- direction_alternation: launches that turned the rotor the same way as the launch before
+  (domain.md §5.5). From 50 spins on, every spin; alarm at 3 or more in the last 50. A count of
+  breaches, not a test of chance: no false alarms for a dealer who alternates.
+- revolutions: launches of fewer than 3 revolutions; alarm at 3 or more in the last 50 (no
+  false alarms for a dealer who gives the ball 3 revolutions).
 
 A test with an open alert raises no second one until the first is acknowledged.
 tests/wheel/test_stats.py measures the false-alarm rate on simulated fair wheels and the
@@ -74,12 +78,12 @@ class WheelStats:
     def record(self, *, pocket: str | None, valid: bool, repeat: bool, revolutions: int,
                cause: str | None = None) -> None:
         self.last_valid = valid and pocket is not None
-        if self.last_valid:
+        if valid and pocket is not None:
             self.valid += 1
             self.pockets[pocket] += 1
         else:
             self.voided += 1
-            if cause:
+            if cause is not None:
                 self.void_causes[cause] += 1
         self.direction_repeats += repeat
         self.revolutions[revolutions] += 1

@@ -44,7 +44,7 @@ def test_every_void_cause_of_domain_md_4_4_voids_the_roll(cause: str) -> None:
     dice = ready()
     [event] = handle(dice, roll(6, 6, void=cause))
     assert isinstance(event, RollVoided) and event.payload.cause == cause
-    assert event.payload.kind == CAUSES[cause][0]  # type: ignore[index]
+    assert event.payload.kind == CAUSES[cause][0]
     assert "§" in event.payload.rule
     assert dice.stats.valid == 0 and dice.stats.voided == 1
 

@@ -10,7 +10,7 @@ LOADED = [1, 2, 2, 2, 2, 3]   # weight moved from the 1 to the 6: a 6 one time i
 
 
 def throw(rng: random.Random, rolls: int, loaded: bool = False) -> list[str]:
-    stats, alarms = DiceStats(), []
+    stats, alarms = DiceStats(), list[str]()
     for _ in range(rolls):
         a = rng.randint(1, 6)
         b = rng.choices(range(1, 7), LOADED)[0] if loaded else rng.randint(1, 6)

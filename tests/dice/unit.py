@@ -25,7 +25,8 @@ _ids = count(1)
 
 
 def cmd(kind: type[Command], payload: Any, *, actor: Actor = SUPERVISOR, target: str = SET) -> Any:
-    return kind(target_id=target, issued_by="test", actor=actor, payload=payload)
+    return kind(target_id=target, issued_by="test", actor=actor,
+                payload=payload)  # type: ignore[call-arg]
 
 
 def setup(change_after: int | None = None, target: str = SET) -> list[Command]:

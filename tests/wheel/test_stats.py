@@ -26,7 +26,7 @@ def test_chi_square_of_a_perfectly_even_count_is_zero() -> None:
 
 
 def spin_wheel(rng: random.Random, spins: int, weights: list[float] | None = None) -> list[str]:
-    stats, alarms = WheelStats("european"), []
+    stats, alarms = WheelStats("european"), list[str]()
     for pocket in rng.choices(POCKETS, weights, k=spins):
         stats.record(pocket=pocket, valid=True, repeat=False, revolutions=6)
         alarms += [f.test for f in stats.due(set())]

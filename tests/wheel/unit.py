@@ -27,13 +27,14 @@ _ids = count(1)
 
 def cmd(kind: type[Command], payload: Any, *, actor: Actor = SUPERVISOR,
         target: str = SERIAL) -> Any:
-    return kind(target_id=target, issued_by="test", actor=actor, payload=payload)
+    return kind(target_id=target, issued_by="test", actor=actor,
+                payload=payload)  # type: ignore[call-arg]
 
 
-def setup(profile: str = "BO", variant: str = "european", serial: str = SERIAL,
+def setup(profile: Any = "BO", variant: Any = "european", serial: str = SERIAL,
           table: str = TABLE) -> list[Command]:
     return [cmd(RegisterWheel, WheelRegisteredData(variant=variant, profile=profile),
-                target=serial),  # type: ignore[arg-type]
+                target=serial),
             cmd(AssignWheel, AssignData(table_id=table), target=serial),
             cmd(OpenWheel, SealData(seal_number="S-100"), target=serial),
             cmd(InspectWheel, WheelInspectedData(level_ok=True, moving_parts_ok=True,
@@ -59,7 +60,7 @@ def handle(wheel: Wheel, *commands: Command) -> list[Event]:
     return out
 
 
-def ready(profile: str = "BO", variant: str = "european") -> Wheel:
+def ready(profile: Any = "BO", variant: Any = "european") -> Wheel:
     wheel = Wheel(SERIAL)
     handle(wheel, *setup(profile, variant))
     return wheel
