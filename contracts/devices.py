@@ -39,7 +39,7 @@ SpinVoidCause = Literal[
 SpinObservation = Literal["ball_out_of_wheel", "object_in_wheel", "ball_stuck_on_rim",
                           "wheel_stopped", "wheel_fault", "ball_slipped_from_hand"]
 
-# Why a roll is void, exactly as domain.md §4.4 lists them (seed 000 §3.1.4; seed 004 IV §1.4):
+# Why a roll is void, exactly as domain.md §4.4 lists them (seed 000 §3.1.5; seed 004 IV §1.5):
 # «tirada nula» and the invalid throws that are repeated.
 RollVoidCause = Literal[
     # «tirada nula»
@@ -143,8 +143,8 @@ class SpinVoidedData(SpinData):
 # ----- dice payloads --------------------------------------------------------------------------
 
 class DiceSetIssuedData(_Data):
-    """A set of 5 or 6 dice in perfect condition issued to a table (seed 000 §3.1.1; seed 004
-    IV §1.1)."""
+    """A set of 5 or 6 dice in perfect condition issued to a table (seed 000 §3.1.4.1; seed 004
+    IV §1)."""
 
     table_id: Id
     dice: tuple[Id, ...] = Field(min_length=5, max_length=6, description="The dice's serials")

@@ -1,5 +1,5 @@
-"""A set of dice (juego de 5 o 6 dados, seed 000 §3.1.4.1; seed 004 IV §1) as an aggregate keyed by
-the set's serial number.
+"""A set of dice (juego de 5 o 6 dados, seed 000 §3.1.4.1; seed 004 IV §1) as an aggregate
+keyed by the set's serial number.
 
 Life of a set (domain.md §4.3): issued to a table → inspected by the tallador → the shooter
 chooses two, the rest are the reserve (item 2) → rolls → a die damaged or off the table: the
