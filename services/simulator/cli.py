@@ -33,9 +33,13 @@ from services.runtime.settings import Settings
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
+@click.option("--wheels/--no-wheels", default=False, show_default=True,
+              help="Roulette: send each result to the wheel service as a spin (directions, "
+                   "revolutions), with some irregular spins (same direction twice, too few "
+                   "revolutions) that it voids; needs --rate > 0.")
 def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
-             dealer_error_rate: float) -> None:
+             dealer_error_rate: float, wheels: bool) -> None:
     """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
     apuestas», results; exits non-zero when the game cannot be played live."""
     from services.rules.core import RulesError, get_profile
@@ -52,6 +56,9 @@ def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds
         check_wheel(get_profile(profile), variant)
     except RulesError as err:
         raise click.UsageError(f"--variant {variant}: {err.reason}") from None
+    if wheels and rate <= 0:
+        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
+                               "service before the next round)")
     if cameras and variant != "european":
         raise click.UsageError("--cameras: the simulated wheel cameras render a european wheel")
 
@@ -67,7 +74,7 @@ def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,
-                         progress=progress, stop=stop, cameras=gateway)
+                         progress=progress, stop=stop, cameras=gateway, wheels=wheels)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)
