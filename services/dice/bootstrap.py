@@ -27,7 +27,11 @@ def build(settings: Settings) -> Service:
                             "and every roll, void or valid (domain.md §4.3, §4.4).")
     bus.consume([DICE_EVENTS_TOPIC], f"{SERVICE}.forward", bind(handlers.FORWARD_HANDLERS, bus),
                 description="Accepted rolls, forwarded to their table as RecordRoll.")
-    bus.declare_publisher(DICE_EVENTS_TOPIC)
+    # The service reads its own log back to forward (above); AsyncAPI keeps one channel per
+    # service and topic, so this publisher's description says both.
+    bus.declare_publisher(DICE_EVENTS_TOPIC, f"{DICE_EVENTS_TOPIC.description} The "
+                          "service also reads it back to forward accepted rolls to their "
+                          "tables as RecordRoll.")
     bus.declare_publisher(TABLE_COMMANDS_TOPIC, "RecordRoll for each valid roll (actor role "
                                                 "device).")
     return Service(bus, status=lambda: status(bus, store))

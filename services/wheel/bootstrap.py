@@ -27,7 +27,11 @@ def build(settings: Settings) -> Service:
                             "spin, judged against the profile's no-spin rules (domain.md §5.5).")
     bus.consume([WHEEL_EVENTS_TOPIC], f"{SERVICE}.forward", bind(handlers.FORWARD_HANDLERS, bus),
                 description="Accepted spins, forwarded to their table as RecordSpin.")
-    bus.declare_publisher(WHEEL_EVENTS_TOPIC)
+    # The service reads its own log back to forward (above); AsyncAPI keeps one channel per
+    # service and topic, so this publisher's description says both.
+    bus.declare_publisher(WHEEL_EVENTS_TOPIC, f"{WHEEL_EVENTS_TOPIC.description} The "
+                          "service also reads it back to forward accepted spins to their "
+                          "tables as RecordSpin.")
     bus.declare_publisher(TABLE_COMMANDS_TOPIC, "RecordSpin for each valid spin (actor role "
                                                 "device).")
     return Service(bus, status=lambda: status(bus, store))
