@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 
@@ -36,8 +37,8 @@ from contracts.devices import (
 from contracts.envelope import Actor, Command, Event
 from contracts.money import Money
 from contracts.table import (
-    BetSpec,
     BetsClosed,
+    BetSpec,
     CloseBets,
     OpenRound,
     OpenTable,
@@ -67,11 +68,11 @@ PIT = Actor(employee_id="PM3", role="pit_manager")
 
 def command(kind: type[Command], target: str, payload: object = None,
             actor: Actor = DEALER) -> Command:
-    fields = {} if payload is None else {"payload": payload}
+    fields: dict[str, Any] = {} if payload is None else {"payload": payload}
     return kind(target_id=target, issued_by="e2e", actor=actor, **fields)
 
 
-def spin(n: str, round_id: str, pocket: str | None, rotor: str, table: str = T,
+def spin(n: str, round_id: str, pocket: str | None, rotor: Any, table: str = T,
          wheel: str = W) -> Command:
     ball = "counterclockwise" if rotor == "clockwise" else "clockwise"
     return command(RecordWheelSpin, wheel, SpinData(
@@ -184,8 +185,10 @@ def test_valid_spins_settle_rounds_and_the_void_one_settles_nothing(floor, playe
     assert [(c.payload.pocket, c.payload.spin_id, c.actor.role if c.actor else None)
             for c in spins] == [("17", "spin-1", "device"), ("5", "spin-3", "device")]
     table = events_of(floor.bootstrap, TABLE_EVENTS_TOPIC.name, T)
-    assert [e.payload.pocket for e in table if e.event_type == "SpinResulted"] == ["17", "5"]
-    paid = [e.payload.paid.amount for e in table if e.event_type == "BetSettled"]
+    assert [e.payload.pocket for e in table  # type: ignore[attr-defined]
+            if e.event_type == "SpinResulted"] == ["17", "5"]
+    paid = [e.payload.paid.amount for e in table  # type: ignore[attr-defined]
+            if e.event_type == "BetSettled"]
     assert paid == [36_000, 0]   # 35 to 1 on the 17 (seed 000 §4.1.4.2), lost on the 5
     wheel = events_of(floor.bootstrap, WHEEL_EVENTS_TOPIC.name, W)
     [void] = [e for e in wheel if isinstance(e, SpinVoided)]
