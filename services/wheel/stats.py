@@ -135,6 +135,7 @@ class WheelStats:
             "direction_alternation": _fmt(1 - self.direction_repeats / self.spins)
             if self.spins else None,
             "revolutions_mean": _fmt(revs / self.spins) if self.spins else None,
+            "revolutions": {str(k): v for k, v in sorted(self.revolutions.items())},
             "short_spins": sum(v for k, v in self.revolutions.items() if k < 3),
         }
 
