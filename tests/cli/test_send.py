@@ -44,9 +44,9 @@ LINES = [
 OVERLONG = len(LINES[8].encode())
 
 REFUSALS = {
-    # every command the contracts register (the table's, the vision's, the devices' ...)
-    5: ("command_type", "'SpinWheel' is not a known command; known: "
-                        + ", ".join(sorted(current_versions()))),
+    # every registered command, as the refusal lists them (new commands join the list)
+    5: ("command_type", "'SpinWheel' is not a known command; known: " +
+        ", ".join(sorted(current_versions()))),
     6: ("payload", "Field required"),
     7: ("payload.bet.stake.amount", "Input should be greater than or equal to 0"),
     8: ("event_type", "'TableClosed' is not a command: casino send publishes commands (a line "
