@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 
 from contracts.envelope import Command, Event, new_id
-from contracts.table import Profile, RecordSpin, TableWheel
-from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC, WHEEL_COMMANDS_TOPIC
+from contracts.table import Profile, TableWheel
+from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
@@ -22,7 +22,13 @@ from services.simulator.floor import (
     seat_players,
 )
 from services.simulator.views import camera_versions, known_tables
-from services.simulator.wheels import WheelDealer, setup_wheel, spin_commands, wheel_for
+from services.simulator.wheels import (
+    WHEEL_TOPIC,
+    WheelDealer,
+    setup_wheel,
+    through_wheel,
+    wheel_for,
+)
 
 log = logging.getLogger(__name__)
 LIVE_GAMES = ("roulette",)  # the games the table service has a live adapter for
@@ -34,9 +40,20 @@ def simulator_bus(settings: Settings) -> Bus:
     bus.declare_publisher(TABLE_COMMANDS_TOPIC,
                           "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
-    bus.declare_publisher(WHEEL_COMMANDS_TOPIC, "With --wheels: the wheels' set-up and every "
-                                                "launch, some irregular (void).")
+    bus.declare_publisher(WHEEL_TOPIC, "With --wheels: the wheels' set-up and every launch, "
+                                       "some irregular (void).")
     return bus
+
+
+async def _mount_wheels(bus: Bus, floor: list[SimTable], profile: Profile,
+                        variant: TableWheel) -> dict[str, WheelDealer]:
+    """A wheel at each roulette table, set up at the wheel service (services/simulator/
+    wheels.py): the tables' results then go through it."""
+    dealers = {t.table_id: wheel_for(t.table_id, t.dealer, profile) for t in floor
+               if t.config.game == "roulette"}
+    for dealer in dealers.values():
+        await bus.publish(setup_wheel(dealer, variant))
+    return dealers
 
 
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
@@ -46,9 +63,9 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                    stop: asyncio.Event | None = None, cameras: WheelCameras | None = None,
                    wheels: bool = False) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
-    (0 = as fast as possible). Returns the number of rounds sent. With `wheels`, results go
-    through the wheel service (services/simulator/wheels.py), which needs a rate: the wheel
-    forwards a round's result to the table while the next round waits its turn."""
+    (0 = as fast as possible). Returns the number of rounds sent. With `wheels`, roulette
+    results go through the wheel service (services/simulator/wheels.py), which needs a rate:
+    the wheel forwards a round's result to the table while the next round waits its turn."""
     if wheels and rate <= 0:
         raise ValueError("rate: with wheels, rounds need a rate (> 0) so that each result, "
                          "forwarded by the wheel service, settles before the next round")
@@ -58,15 +75,11 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                          f"casino rules settle)")
     rng = random.Random(seed)
     floor = make_tables(tables, profile, currency, variant)
-    dealers = {t.table_id: wheel_for(t.table_id, t.dealer, profile) for t in floor} \
-        if wheels else {}
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:
         await _open_or_resume(bus, settings, floor, rng)
-        for table in floor:
-            if table.table_id in dealers:
-                await bus.publish(setup_wheel(dealers[table.table_id], variant))
+        dealers = await _mount_wheels(bus, floor, profile, variant) if wheels else {}
         if cameras is not None:
             cameras.versions = await camera_versions(settings.bootstrap)
         sent = 0
@@ -79,8 +92,8 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
             messages: list[Event | Command] = []
             for i in range(sent, sent + todo):
                 table = floor[i % len(floor)]
-                messages += _through_wheel(_one_round(table, rng, cameras),
-                                           dealers.get(table.table_id), rng)
+                messages += through_wheel(_one_round(table, rng, cameras),
+                                          dealers.get(table.table_id), rng)
             await bus.publish(messages)
             before, sent = sent, sent + todo
             if progress and sent // len(floor) > before // len(floor):
@@ -101,21 +114,6 @@ def _one_round(table: SimTable, rng: random.Random,
     shot = cameras.shoot(table.table_id, corr, rng)
     entered = cameras.dealer_entry(shot.true_pocket, rng)
     return [*round_commands(table, rng, pocket=entered, correlation_id=corr), shot.frame]
-
-
-def _through_wheel(messages: list[Event | Command], wheel: WheelDealer | None,
-                   rng: random.Random) -> list[Event | Command]:
-    """The round's RecordSpin replaced by the wheel's launches (when the table has a wheel)."""
-    if wheel is None:
-        return messages
-    out: list[Event | Command] = []
-    for m in messages:
-        if isinstance(m, RecordSpin):
-            out += spin_commands(wheel, rng, m.payload.pocket, m.correlation_id,
-                                 m.correlation_id)
-        else:
-            out.append(m)
-    return out
 
 
 async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],

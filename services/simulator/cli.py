@@ -31,12 +31,12 @@ from services.runtime.settings import Settings
 @click.option("--currency", default="BOB", show_default=True)
 @click.option("--cameras/--no-cameras", default=False, show_default=True,
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
-@click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
-              help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
 @click.option("--wheels/--no-wheels", default=False, show_default=True,
               help="Roulette: send each result to the wheel service as a spin (directions, "
                    "revolutions), with some irregular spins (same direction twice, too few "
                    "revolutions) that it voids; needs --rate > 0.")
+@click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
+              help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
 def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
              dealer_error_rate: float, wheels: bool) -> None:
@@ -48,6 +48,9 @@ def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds
     from services.simulator.app import simulate as run
     from services.simulator.cameras import WheelCameras
 
+    if wheels and rate <= 0:
+        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
+                               "service before the next round)")
     if game not in LIVE_GAMES:
         raise click.UsageError(f"--game {game}: the table service has no live adapter for it "
                                f"yet (live: {', '.join(LIVE_GAMES)}); the rules engine settles "
@@ -56,9 +59,6 @@ def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds
         check_wheel(get_profile(profile), variant)
     except RulesError as err:
         raise click.UsageError(f"--variant {variant}: {err.reason}") from None
-    if wheels and rate <= 0:
-        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
-                               "service before the next round)")
     if cameras and variant != "european":
         raise click.UsageError("--cameras: the simulated wheel cameras render a european wheel")
 

@@ -26,10 +26,12 @@ from contracts.devices import (
     WheelInspectedData,
     WheelRegisteredData,
 )
-from contracts.envelope import Actor, Command
-from contracts.table import Profile
+from contracts.envelope import Actor, Command, Event
+from contracts.table import Profile, RecordSpin
+from contracts.topics import WHEEL_COMMANDS_TOPIC
 
 SOURCE = "floor-simulator"
+WHEEL_TOPIC = WHEEL_COMMANDS_TOPIC
 PIT = Actor(employee_id="PM001", role="pit_manager")
 # Which injected irregularity voids a spin under which profile (domain.md §5.5).
 VOIDS = {"same_direction": {"BO", "CL-ARICA"}, "short": {"BO", "CL-ARICA", "LIVE-GG"}}
@@ -79,6 +81,22 @@ def spin_commands(wheel: WheelDealer, rng: random.Random, pocket: str, round_id:
                            _other(wheel.last_rotor), rng.randint(1, 2)))
     out.append(_launch(wheel, round_id, correlation_id, pocket, _other(wheel.last_rotor),
                        rng.randint(5, 12)))
+    return out
+
+
+def through_wheel(messages: list[Event | Command], wheel: WheelDealer | None,
+                  rng: random.Random) -> list[Event | Command]:
+    """A round's messages with its RecordSpin replaced by the wheel's launches (when the table
+    has a wheel); the round's correlation id is the wheel's round id."""
+    if wheel is None:
+        return messages
+    out: list[Event | Command] = []
+    for m in messages:
+        if isinstance(m, RecordSpin):
+            out += spin_commands(wheel, rng, m.payload.pocket, m.correlation_id,
+                                 m.correlation_id)
+        else:
+            out.append(m)
     return out
 
 

@@ -10,9 +10,8 @@ import pytest
 from contracts.devices import SpinAccepted, SpinVoided, WheelCommandRejected
 from contracts.envelope import Actor
 from contracts.table import RecordSpin
-from services.simulator.app import _through_wheel
 from services.simulator.floor import make_tables, round_commands
-from services.simulator.wheels import setup_wheel, spin_commands, wheel_for
+from services.simulator.wheels import setup_wheel, spin_commands, through_wheel, wheel_for
 from services.wheel.domain import Wheel
 
 DEALER = Actor(employee_id="D101", role="dealer")
@@ -59,7 +58,7 @@ def test_the_simulator_sends_the_result_through_the_wheel() -> None:
     rng = random.Random(3)
     [table] = make_tables(1)
     dealer = wheel_for(table.table_id, table.dealer, "BO")
-    messages = _through_wheel(list(round_commands(table, rng, pocket="17")), dealer, rng)
+    messages = through_wheel(list(round_commands(table, rng, pocket="17")), dealer, rng)
     assert not [m for m in messages if isinstance(m, RecordSpin)]
     assert messages[-1].payload.pocket == "17"  # type: ignore[union-attr]
     assert messages[-1].target_id == dealer.serial  # type: ignore[union-attr]
