@@ -59,3 +59,22 @@ def test_the_sectors_cover_the_wheel_once() -> None:
         arcs = sectors(variant)
         assert len(arcs) == 6
         assert sorted(p for arc in arcs for p in arc) == sorted(wheel.pockets)
+
+
+def test_a_dealer_who_alternates_and_gives_three_revolutions_raises_no_procedure_alert() -> None:
+    """The direction and revolution checks count breaches: none for a compliant dealer, however
+    long the history; a dealer breaching at 10 % is flagged within the first window."""
+    rng = random.Random(2)
+    compliant, careless = WheelStats("european"), WheelStats("european")
+    flagged: list[str] = []
+    for n in range(2_000):
+        pocket = rng.choice(POCKETS)
+        compliant.record(pocket=pocket, valid=True, repeat=False, revolutions=rng.randint(3, 12))
+        assert not [f for f in compliant.due(set()) if f.test in ("direction_alternation",
+                                                                  "revolutions")], n
+        short = rng.random() < 0.1
+        careless.record(pocket=pocket, valid=not short, repeat=False,
+                        revolutions=2 if short else 8)
+        if n < 50:
+            flagged += [f.test for f in careless.due(set())]
+    assert flagged == ["revolutions"]
