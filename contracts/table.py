@@ -467,6 +467,9 @@ class PlaceBetData(_Data):
 
 class RecordSpinData(_Data):
     pocket: Pocket
+    device_id: Id | None = Field(default=None, description="The wheel's serial, when the wheel "
+                                                            "service forwarded the spin")
+    spin_id: Id | None = Field(default=None, description="The wheel's spin id (SpinAccepted)")
 
 
 class RecordRollData(_Data):

@@ -18,7 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "vision": ("services.cli.vision:vision", "Read dice and roulette results from CCTV frames."),
     "service": ("services.cli.service:service", "Run one floor service in the foreground."),
     "simulate": ("services.simulator.cli:simulate", "Play rounds at N simulated game tables."),
-    "report": ("services.projections.cli:report", "Reports from the projection database."),
+    "report": ("services.cli.report:report", "Reports: tables, holds, devices."),
     "surveillance": ("services.vision.service.cli:surveillance",
                      "Uphold or correct a round under CCTV verification."),
     "run": ("services.cli.run:run", "Start the whole floor: broker, services, simulator."),

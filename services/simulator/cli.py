@@ -31,11 +31,15 @@ from services.runtime.settings import Settings
 @click.option("--currency", default="BOB", show_default=True)
 @click.option("--cameras/--no-cameras", default=False, show_default=True,
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
+@click.option("--wheels/--no-wheels", default=False, show_default=True,
+              help="Roulette: send each result to the wheel service as a spin (directions, "
+                   "revolutions), with some irregular spins (same direction twice, too few "
+                   "revolutions) that it voids; needs --rate > 0.")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
 def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
-             dealer_error_rate: float) -> None:
+             dealer_error_rate: float, wheels: bool) -> None:
     """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
     apuestas», results; exits non-zero when the game cannot be played live."""
     from services.rules.core import RulesError, get_profile
@@ -45,6 +49,9 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
     from services.simulator.app import simulate as run
     from services.simulator.cameras import WheelCameras
 
+    if wheels and rate <= 0:
+        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
+                               "service before the next round)")
     if game not in LIVE_GAMES:
         raise click.UsageError(f"--game {game}: the table service has no live adapter for it "
                                f"yet (live: {', '.join(LIVE_GAMES)}); the rules engine settles "
@@ -73,7 +80,7 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,
-                         progress=progress, stop=stop, cameras=gateway)
+                         progress=progress, stop=stop, cameras=gateway, wheels=wheels)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)
