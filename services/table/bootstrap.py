@@ -24,7 +24,10 @@ from services.table.domain import TableSession
 
 SERVICE = "table-service"
 # How often open payout holds are looked at; a hold is released up to this much before its
-# deadline, so no payout is ever held past the 30 minutes.
+# deadline, so no payout is ever held past the 30 minutes. An instance that takes a table over
+# (a restart, or a standby after the owner died) releases what is due at once, not at its next
+# tick: the lateness of a release under a kill is then the group's takeover time (session
+# timeout 6 s + the rebalance), measured by tests/e2e/test_hold_failover.py.
 HOLD_TICK = timedelta(seconds=5)
 
 
@@ -45,6 +48,11 @@ def build(settings: Settings, *, snapshot_every: int = SNAPSHOT_EVERY) -> Servic
     async def release_holds() -> None:
         async with store.unit_of_work() as uow:
             handlers.release_expiring_holds(uow, utcnow(), HOLD_TICK)
+
+    async def release_taken_over(_partitions: set[int]) -> None:
+        await release_holds()
+
+    store.on_owned.append(release_taken_over)
 
     return Service(bus, status=lambda: status(bus, store),
                    tasks=[every(HOLD_TICK, release_holds, "releasing expiring holds")])
