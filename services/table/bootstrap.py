@@ -16,7 +16,7 @@ from contracts.topics import (
     VISION_CHECKS_TOPIC,
 )
 from services.runtime.bus import Bus
-from services.runtime.service import Service, every, run_service
+from services.runtime.service import Service, Task, every, run_service
 from services.runtime.settings import Settings
 from services.runtime.store import SNAPSHOT_EVERY, AggregateStore
 from services.table import handlers
@@ -45,6 +45,12 @@ def build(settings: Settings, *, snapshot_every: int = SNAPSHOT_EVERY) -> Servic
     bus.declare_publisher(TABLE_EVENTS_TOPIC)
     bus.declare_publisher(TABLE_SNAPSHOTS_TOPIC)
 
+    return Service(bus, status=lambda: status(bus, store), tasks=[watch_holds(store)])
+
+
+def watch_holds(store: AggregateStore[TableSession]) -> Task:
+    """The hold timer: every HOLD_TICK, and at once when this instance takes tables over,
+    release the payout holds that are due (seed 002 §1.3: never past the deadline)."""
     async def release_holds() -> None:
         async with store.unit_of_work() as uow:
             handlers.release_expiring_holds(uow, utcnow(), HOLD_TICK)
@@ -53,9 +59,7 @@ def build(settings: Settings, *, snapshot_every: int = SNAPSHOT_EVERY) -> Servic
         await release_holds()
 
     store.on_owned.append(release_taken_over)
-
-    return Service(bus, status=lambda: status(bus, store),
-                   tasks=[every(HOLD_TICK, release_holds, "releasing expiring holds")])
+    return every(HOLD_TICK, release_holds, "releasing expiring holds")
 
 
 def status(bus: Bus, store: AggregateStore[TableSession]) -> dict[str, Any]:

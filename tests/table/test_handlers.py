@@ -141,6 +141,29 @@ def test_a_request_delivered_after_its_deadline_holds_nothing_and_is_stamped_now
     assert not any(isinstance(m, PayoutsHeld) for m in bus.messages(TABLE_EVENTS_TOPIC))
 
 
+def test_an_instance_taking_a_table_over_releases_its_expired_holds_at_once(bus):
+    """Issue 12: the owner died with a hold open past its deadline; the instance that takes
+    the partition over pays it as soon as it has loaded the table, not at its next tick."""
+    from services.table.bootstrap import watch_holds
+
+    store = opened_store(bus)
+    run(deliver(store, bet(bet_id="win"), *close_and_spin("17")))
+    request = requested(declared=utcnow() - timedelta(minutes=29, seconds=58))
+    run(deliver(store, request))                                   # held, 2 s left
+    assert isinstance(bus.messages(TABLE_EVENTS_TOPIC)[-1], PayoutsHeld)
+    standby = new_store(bus)
+    watch_holds(standby)                                           # as bootstrap wires it
+
+    async def take_over() -> None:  # due within the next tick: released now, not in 5 s
+        await standby.own_all()
+        await asyncio.gather(*standby._hooks)
+
+    run(take_over())
+    released = bus.messages(TABLE_EVENTS_TOPIC)[-1]
+    assert isinstance(released, PayoutsReleased) and released.payload.outcome == "EXPIRED"
+    assert released.occurred_at <= request.payload.hold_deadline
+
+
 def test_a_new_store_rebuilds_the_same_tables_from_what_was_published(bus):
     store = opened_store(bus, snapshot_every=10)             # snapshot blocks along the way
     for n in range(5):
