@@ -81,6 +81,11 @@ CREATE TABLE IF NOT EXISTS seatings (
 ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS answered_at TIMESTAMPTZ;
 ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS not_held VARCHAR;
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS corrected_after_payment BOOLEAN;
+-- The latest health report of each service instance (floor.health), for the dashboard.
+CREATE TABLE IF NOT EXISTS service_health (
+    service VARCHAR, instance VARCHAR, reported_at TIMESTAMPTZ, healthy BOOLEAN,
+    stuck_consumers JSON, lagging_partitions JSON, every_seconds DOUBLE, status_url VARCHAR,
+    PRIMARY KEY (service, instance));
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);
