@@ -16,7 +16,7 @@ from typing import Any
 from starlette.routing import BaseRoute
 
 from services.runtime.bus import Bus
-from services.runtime.health import health_reporter
+from services.runtime.health import REPORT_EVERY, health_reporter
 from services.runtime.http import Health, HttpServer
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ class Service:
     tasks: list[Task] = field(default_factory=list)
     routes: Sequence[BaseRoute] = ()
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    health_every: timedelta = REPORT_EVERY   # how often it reports on floor.health
 
 
 def every(period: timedelta, job: Callable[[], Awaitable[None]], what: str) -> Task:
@@ -70,7 +71,8 @@ async def run_service(service: Service, *, status_port: int = 0,
     server = HttpServer(status=service.status or bus.status, health=health,
                         metrics=bus.metrics, routes=service.routes, port=status_port)
     url = await server.start()
-    tasks.append(asyncio.create_task(health_reporter(bus, health, lambda: url)(stop)))
+    tasks.append(asyncio.create_task(
+        health_reporter(bus, health, lambda: url, service.health_every)(stop)))
     log.info("service ready", extra={"status_url": url})
     if on_ready is not None:
         on_ready(url)
