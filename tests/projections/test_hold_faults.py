@@ -116,3 +116,16 @@ def test_a_schema_1_correction_still_decodes_saying_after_payment_is_unknown():
     again = decode(encode(old))
     assert isinstance(again, SettlementCorrected) and again.payload.after_payment is None
     assert again.payload.corrections == fixed.payload.corrections
+
+
+def test_a_late_release_is_an_alert_on_the_dashboard(tmp_path):
+    from services.projections.dashboard import render
+
+    db = tmp_path / "f.duckdb"
+    with store.connect(db) as con:
+        apply_events(con, faulty_floor())
+    page = render(db).decode()
+    alerts = page.split("<h2 class=\"neg\">Alerts</h2>")[1].split("</ul>")[0]
+    assert "hold of RUL-01 round RUL-01.1 released 40 s after its deadline (EXPIRED)" in alerts
+    late = page.split('id="late-releases"')[1].split("</table>")[0]
+    assert "RUL-01.1" in late and ">40 s<" in late and "RUL-01.2" not in late
