@@ -88,7 +88,7 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
         }
         if not no_simulator:
             plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate),
-                                 "--cameras", *(["--wheels"] if rate > 0 else [])]
+                                 "--cameras", "--wheels"]
         children = {name: _spawn(name, args, logs, env) for name, args in plan.items()}
         stack.callback(_stop_all, children)
         click.echo(f"""

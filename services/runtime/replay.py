@@ -76,3 +76,39 @@ class LogReader:
             except DecodeError:
                 continue
 
+
+
+class LogFollower:
+    """Every message appended to a topic from now on, on all its partitions, without joining a
+    consumer group: for a client that watches the floor (the simulator's dealers waiting for
+    a result) rather than owning any of it."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        self.topic = topic
+        self.consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
+                                         fetch_max_wait_ms=100)
+
+    async def __aenter__(self) -> LogFollower:
+        await self.consumer.start()
+        await self.consumer.topics()
+        parts = [TopicPartition(self.topic, p)
+                 for p in sorted(self.consumer.partitions_for_topic(self.topic) or ())]
+        self.consumer.assign(parts)
+        await self.consumer.seek_to_end(*parts)
+        for tp in parts:  # resolve "the end" now: the seek alone is lazy, and a message
+            await self.consumer.position(tp)  # written before the first fetch would be missed
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.consumer.stop()
+
+    async def messages(self) -> AsyncIterator[Message]:
+        """Decodable messages as they arrive (bytes we never wrote are skipped)."""
+        while True:
+            batches = await self.consumer.getmany(timeout_ms=500, max_records=2000)
+            for records in batches.values():
+                for record in records:
+                    try:
+                        yield decode(record.value)
+                    except DecodeError:
+                        continue

@@ -35,13 +35,17 @@ from services.runtime.settings import Settings
 @click.option("--wheels/--no-wheels", default=False, show_default=True,
               help="Roulette: send each result to the wheel service as a spin (directions, "
                    "revolutions), with some irregular spins (same direction twice, too few "
-                   "revolutions) that it voids; needs --rate > 0.")
+                   "revolutions) that it voids.")
+@click.option("--dice/--no-dice", default=False, show_default=True,
+              help="Craps: send each roll to the dice service as a throw, some void (dice "
+                   "overlapping, on a chip, on the rail, short of the far wall, slid), which it "
+                   "does not forward.")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a result the frame does not "
                    "show.")
 def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
-             dealer_error_rate: float, wheels: bool) -> None:
+             dealer_error_rate: float, wheels: bool, dice: bool) -> None:
     """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
     apuestas», results; exits non-zero when the game cannot be played live."""
     from services.rules.core import RulesError, get_profile
@@ -51,9 +55,6 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
     from services.simulator.app import simulate as run
     from services.simulator.cameras import Cameras
 
-    if wheels and rate <= 0:
-        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
-                               "service before the next round)")
     if game not in LIVE_GAMES:
         raise click.UsageError(f"--game {game}: the table service has no live adapter for it "
                                f"yet (live: {', '.join(LIVE_GAMES)}); the rules engine settles "
@@ -82,7 +83,8 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,
-                         progress=progress, stop=stop, cameras=gateway, wheels=wheels)
+                         progress=progress, stop=stop, cameras=gateway, wheels=wheels,
+                         dice=dice)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)

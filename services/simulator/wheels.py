@@ -73,7 +73,9 @@ def spin_commands(wheel: WheelDealer, rng: random.Random, pocket: str, round_id:
                   correlation_id: str) -> list[Command]:
     """The launches of one round: maybe an irregular one (void), then the valid one."""
     out: list[Command] = []
-    if wheel.profile in VOIDS["same_direction"] and rng.random() < wheel.same_direction_rate:
+    # «Same direction as the previous spin» needs a previous spin at the wheel service.
+    if wheel.spins and wheel.profile in VOIDS["same_direction"] \
+            and rng.random() < wheel.same_direction_rate:
         out.append(_launch(wheel, round_id, correlation_id, rng.choice(_POCKETS),
                            wheel.last_rotor, rng.randint(5, 12)))
     elif wheel.profile in VOIDS["short"] and rng.random() < wheel.short_spin_rate:
