@@ -9,6 +9,7 @@ from functools import cached_property
 
 from kafka.partitioner.default import murmur2
 
+from contracts.audit import AUDIT_EVENTS
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Command, Event, Message, type_field, type_of
 from contracts.payouts import PAYOUT_EVENTS
@@ -66,9 +67,13 @@ DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
+AUDIT_TOPIC = TopicSpec(
+    "floor.audit", 1, "table id", AUDIT_EVENTS,
+    "Supervisors' resolutions of forked or broken event streams (StreamForkResolved).")
+
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC)}
+    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, AUDIT_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}
