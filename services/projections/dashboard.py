@@ -21,7 +21,7 @@ from starlette.routing import Route
 from contracts.money import format_money
 from services.projections import store
 from services.projections.holds import Correction, check_counts, corrections_report
-from services.projections.report import TableFigures, table_report
+from services.projections.report import StreamFork, TableFigures, fork_report, table_report
 from services.runtime.evidence import EvidenceStore
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
@@ -83,7 +83,8 @@ def snapshot(db_path: Path) -> dict[str, Any]:
             "ORDER BY c.hold_deadline DESC LIMIT 12").fetchall()
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
-    return {"figures": figures, "last_pocket": last, "refusals": refusals,
+        forks = fork_report(con)
+    return {"forks": forks,"figures": figures, "last_pocket": last, "refusals": refusals,
             "dead_letters": letters, "dead_letter_count": letter_count, "holds": holds,
             "prison": prison,
             "checks": checks, "corrections": corrections}
@@ -156,6 +157,31 @@ def corrections_html(corrections: list[Correction]) -> str:
             f"{rows}</table>")
 
 
+def forks_html(forks: list[StreamFork], shown: int = 20) -> str:
+    """The StreamForked alarms: a clearly marked section while any is unresolved (the tables'
+    figures above are then unreliable), a one-line all-clear otherwise."""
+    unresolved = [f for f in forks if f.resolved_at is None]
+    if not unresolved:
+        resolved = f" ({len(forks)} resolved)" if forks else ""
+        return f"<p class='muted'>Event streams: no fork, no broken chain{resolved}.</p>"
+    tables = sorted({f.table_id for f in unresolved})
+    rows = "".join(
+        f"<tr><td>{e(f.table_id)}</td><td><code>{e(f.aggregate_id)}</code></td>"
+        f"<td>{e(f.sequence)}</td><td>{e(f.kind)}</td><td>{e(f.event_type)}</td>"
+        f"<td><code>{e((f.kept_hash or '—')[:16])}</code></td>"
+        f"<td><code>{e(f.refused_hash[:16])}</code></td><td>{e(f.reason)}</td></tr>"
+        for f in unresolved[:shown])
+    return (f"<section id='stream-forks' style='border:3px solid #b00;padding:.5em 1em'>"
+            f"<h2 class='neg'>⚠ StreamForked: figures UNRELIABLE for {e(', '.join(tables))}</h2>"
+            f"<p>{e(len(unresolved))} event(s) refused: the stream forked (a different event at "
+            f"a sequence already applied) or its hash chain broke. Until a supervisor resolves "
+            f"it (<code>casino audit resolve-fork --table ID --note …</code>) these tables' "
+            f"figures may be wrong. <code>casino report forks</code> lists every alarm.</p>"
+            f"<table><tr><th>table</th><th>aggregate</th><th>sequence</th><th>kind</th>"
+            f"<th>event</th><th>kept hash</th><th>refused hash</th><th>why</th></tr>"
+            f"{rows}</table></section>")
+
+
 def render(db_path: Path) -> bytes:
     s = snapshot(db_path)
     rows = "".join(
@@ -180,6 +206,7 @@ def render(db_path: Path) -> bytes:
 <p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
 <h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th>
 <th>house win</th><th>hold</th><th>last result</th><th>en prisión</th></tr>{rows}</table>
+{forks_html(s["forks"])}
 <h2>House win per table</h2>{chart(s["figures"])}
 {holds_html(s)}
 <h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th>
