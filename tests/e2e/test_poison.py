@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 
 from contracts import decode, encode
-from contracts.deadletter import DeadLetter
 from contracts.chain import seal
+from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.table import OpenRound, OpenTable, PlaceBet, TableOpenedData
 from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, partition_for
