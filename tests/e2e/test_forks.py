@@ -16,7 +16,7 @@ from pathlib import Path
 
 from contracts import decode, encode
 from contracts.deadletter import DeadLetter
-from contracts.envelope import Actor, Command
+from contracts.envelope import Actor, Command, Event
 from contracts.money import Money
 from contracts.table import (
     BetSpec,
@@ -50,7 +50,7 @@ TABLES = ("FORK-A", "FORK-B")
 
 
 def one_round(table_id: str) -> list[Command]:
-    def cmd(cls, actor=DEALER, **kw):  # type: ignore[no-untyped-def]
+    def cmd(cls, actor=DEALER, **kw):
         return cls(target_id=table_id, issued_by="test", actor=actor, **kw)
     return [cmd(OpenTable, actor=PIT, payload=CONFIG), cmd(OpenRound),
             cmd(PlaceBet, payload=PlaceBetData(bet_id="b1", seat=1, player_id="P1", bet=BetSpec(
@@ -114,6 +114,7 @@ def test_same_bet_id_at_two_tables_then_a_rewritten_event_is_loud(floor: Setting
 
     # the quarantined copy: a dead letter naming both hashes, the original kept
     spin = decode(state["spin"].value)
+    assert isinstance(spin, Event)
     letters = [decode(r.value) for r in read_topic(bootstrap, DEAD_LETTER_TOPIC.name)]
     [fork] = [d for d in letters if isinstance(d, DeadLetter) and d.code == "fork"]
     assert spin.hash in fork.reason and fork.key == "FORK-A"
