@@ -19,18 +19,16 @@ an identical redelivery from a different event at the same sequence.
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from contracts.envelope import Event
 
 E = TypeVar("E", bound=Event)
 
-# The top-level `hash` member. An encoded event has it before its payload (the envelope's fields
-# come first), and a match cannot come from inside a JSON string (its quotes would be escaped);
-# `examine` also checks it names the hash the parsed event has.
-_HASH_MEMBER = re.compile(rb'"hash"\s*:\s*("([0-9a-f]{64})"|null)')
+# The top-level `hash` member, as the envelope writes it: before the payload (the envelope's
+# fields come first), without spaces. A match cannot come from inside a JSON string (its quotes
+# would be escaped); `link_of` also checks it names the hash the parsed event has.
+_MEMBER = b'"hash":'
 _NULL = b'"hash":null'
 
 
@@ -39,27 +37,41 @@ def sha256(data: bytes) -> str:
 
 
 def seal(event: E) -> E:
-    """`event` (whose `prev_hash` is set and `hash` is not) with its hash, and its bytes cached:
-    one encoding, one SHA-256."""
+    """`event` (just built, its `prev_hash` set and its `hash` not) with its hash and its bytes
+    cached: one encoding, one SHA-256. The event is completed in place: nobody holds it yet,
+    and a copy would cost as much as the hash."""
     body = event.model_dump_json().encode()
     at = body.find(_NULL)
     if event.hash is not None or at < 0:
         raise ValueError(f"hash: {event.event_type} {event.aggregate_id}#{event.sequence} is "
                          "already sealed")
     digest = sha256(body)
-    sealed = event.model_copy(update={"hash": digest})
-    sealed._wire = b"%s\"hash\":\"%s\"%s" % (body[:at], digest.encode(), body[at + len(_NULL):])
-    return sealed
+    event.__dict__["hash"] = digest
+    event.keep_wire(b"%s\"hash\":\"%s\"%s" % (body[:at], digest.encode(), body[at + len(_NULL):]))
+    return event
 
 
 def wire_of(event: Event) -> bytes:
     """The bytes `event` was published or received as (encoded now if it has none)."""
-    return event._wire if event._wire is not None else event.model_dump_json().encode()
+    wire = event.wire
+    return wire if wire is not None else event.model_dump_json().encode()
 
 
-@dataclass(frozen=True)
-class Link:
-    """One event as its aggregate's chain sees it."""
+def _stated(data: bytes) -> tuple[int, str | None]:
+    """Where the hash value starts in `data` and the hash stated there (None: null, or no
+    hash member: an event from before the chain)."""
+    at = data.find(_MEMBER)
+    if at < 0:
+        return -1, None
+    start = at + len(_MEMBER)
+    value = data[start:start + 66]
+    if len(value) == 66 and value[0] == value[65] == 34:  # "…": a wrong value fails the hash
+        return start, value[1:65].decode("latin-1")
+    return -1, None
+
+
+class Link(NamedTuple):
+    """One event as its aggregate's chain sees it (a tuple: one is made per event consumed)."""
 
     aggregate_id: str
     sequence: int
@@ -77,16 +89,14 @@ class Link:
 def link_of(event: Event, wire: bytes | None = None) -> Link:
     """The chain link of `event`, checked against its bytes (`wire`, else those it came in)."""
     data = wire if wire is not None else wire_of(event)
-    found = _HASH_MEMBER.search(data)
-    stated = found.group(2).decode() if found is not None and found.group(2) else None
+    start, stated = _stated(data)
     problem = None
     if stated is None:
         digest = sha256(data)
         if event.hash is not None:
             problem = "the event's hash member is not where it belongs in its bytes"
     else:
-        assert found is not None
-        digest = sha256(data[:found.start(1)] + b"null" + data[found.end(1):])
+        digest = sha256(b"%snull%s" % (data[:start], data[start + 66:]))
         if stated != event.hash:
             problem = "the event's bytes state two different hashes"
         elif digest != stated:

@@ -22,8 +22,10 @@ class DecodeError(Exception):
 def encode(message: Message) -> bytes:
     """The message's bytes; an event sealed into its hash chain (contracts/chain.py) is sent
     as the bytes its hash was computed over."""
-    if isinstance(message, Event) and message._wire is not None:
-        return message._wire
+    if isinstance(message, Event):
+        wire = message.wire
+        if wire is not None:
+            return wire
     return message.model_dump_json().encode("utf-8")
 
 
@@ -52,7 +54,7 @@ def decode(data: bytes | None) -> Message:
                 # (given at its top level, not defaults), as the full path would have read them
                 if {type_field(model), "schema_version"} <= message.model_fields_set:
                     if isinstance(message, Event):
-                        message._wire = data  # the bytes its hash is checked against
+                        message.keep_wire(data)  # the bytes its hash is checked against
                     return message
     return _decode(data)
 
@@ -91,7 +93,7 @@ def _decode(data: bytes | None) -> Message:
         message = model.model_validate(obj)
         if key not in UPCASTERS:
             if isinstance(message, Event):
-                message._wire = data
+                message.keep_wire(data)
             return message
         newest = upcast(obj[type_field], message.model_dump(mode="json"))
         return REGISTRY[(newest[type_field], newest["schema_version"])].model_validate(newest)

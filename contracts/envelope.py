@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PrivateAttr, StrictInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 
@@ -90,13 +90,21 @@ class Event(Message):
     hash: str | None = Field(
         default=None, description="SHA-256 (hex) of this event's encoding with `hash` null "
                                   "(contracts/chain.py); None on events from before the chain")
-    # The bytes this event was published or received as (contracts/chain.py): encoded once,
-    # hashed and sent as they are. Not a field: not compared, not serialized.
-    _wire: bytes | None = PrivateAttr(default=None)
-
     @property
     def key(self) -> str:
         return self.partition_key or self.aggregate_id
+
+    # The bytes this event was published or received as (contracts/chain.py): encoded once,
+    # hashed and sent as they are. Not a field: not compared, not serialized. Kept in pydantic's
+    # slot for private state rather than as a declared private attribute, which would cost
+    # every event built or decoded an initialisation (a third of a decode).
+    @property
+    def wire(self) -> bytes | None:
+        private = self.__pydantic_private__
+        return private.get("wire") if private else None
+
+    def keep_wire(self, data: bytes | None) -> None:
+        object.__setattr__(self, "__pydantic_private__", {"wire": data} if data else None)
 
     def __eq__(self, other: object) -> bool:
         """Equal fields make equal events, whether or not their bytes are cached."""
@@ -109,7 +117,7 @@ class Event(Message):
         """A copy; with changed fields its cached bytes are no longer its own."""
         copy = super().model_copy(update=update, deep=deep)
         if update:
-            copy._wire = None
+            copy.keep_wire(None)
         return copy
 
 
