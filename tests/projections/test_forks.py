@@ -24,6 +24,7 @@ from services.projections.projector import (
     StreamForked,
     apply_events,
 )
+from services.projections.dashboard import render
 from services.projections.report import fork_report, render_forks, table_report
 from services.table.domain import TableSession
 from tests.cli.test_report_tables import one_round
@@ -176,3 +177,19 @@ def test_a_supervisors_resolution_clears_the_flag_and_a_dealers_is_refused(tmp_p
         assert fork_report(con, open_only=True) == []
         assert con.execute("SELECT table_id, role, forks FROM fork_resolutions").fetchall() == [
             ("RUL-01", "pit_manager", len(forks))]
+
+
+def test_the_dashboard_marks_a_forked_table_until_it_is_resolved(tmp_path):
+    path, ours = tmp_path / "floor.duckdb", received(one_round("RUL-01"))
+    project(path, ours)
+    assert "no fork, no broken chain" in render(path).decode()
+    project(path, received(second_writer(ours, 3)))
+    page = render(path).decode()
+    section = page[page.index("id='stream-forks'"):page.index("</section>")]
+    assert "UNRELIABLE for RUL-01" in section and ours[3].hash[:16] in section
+    with store.connect(path) as con:   # a hostile reason is shown as text
+        con.execute("UPDATE stream_forks SET reason = '<script>alert(1)</script>'")
+    assert "<script>alert" not in render(path).decode()
+    project(path, received([resolution("RUL-01", "checked", "S1", "surveillance")]))
+    page = render(path).decode()
+    assert "stream-forks" not in page and "resolved)" in page
