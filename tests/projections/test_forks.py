@@ -18,13 +18,13 @@ from contracts import encode
 from contracts.envelope import Event
 from services.cli.audit import resolution
 from services.projections import store
+from services.projections.dashboard import render
 from services.projections.projector import (
     ForbiddenResolution,
     ProjectionBatch,
     StreamForked,
     apply_events,
 )
-from services.projections.dashboard import render
 from services.projections.report import fork_report, render_forks, table_report
 from services.table.domain import TableSession
 from tests.cli.test_report_tables import one_round
@@ -193,3 +193,25 @@ def test_the_dashboard_marks_a_forked_table_until_it_is_resolved(tmp_path):
     project(path, received([resolution("RUL-01", "checked", "S1", "surveillance")]))
     page = render(path).decode()
     assert "stream-forks" not in page and "resolved)" in page
+
+
+def test_a_bet_id_is_unique_within_its_round_and_may_come_back_in_a_later_one(tmp_path):
+    """The scope the table service enforces (DUPLICATE_BET within the round) is the key the
+    projection uses: the id again in the same round is refused, in the next round accepted."""
+    from contracts.table import BetRejected, OpenRound
+    from tests.runtime.test_chain import opening, play
+    from tests.table.unit import bet, cmd, handle
+
+    table, log = opening()
+    log += play(table, "b1", pocket="17")            # wins 35 to 1
+    second = play(table, "b1", pocket="3")           # the same id, next round: loses
+    handle(table, cmd(OpenRound))
+    [placed] = handle(table, bet(bet_id="x"))
+    [refused] = handle(table, bet(bet_id="x"))
+    assert placed.event_type == "BetPlaced"
+    assert isinstance(refused, BetRejected) and refused.payload.code == "DUPLICATE_BET"
+    with store.connect(tmp_path / "floor.duckdb") as con:
+        apply_events(con, received(log + second))
+        rows = con.execute("SELECT round_id, paid FROM bets WHERE bet_id = 'b1' "
+                           "ORDER BY round_id").fetchall()
+    assert rows == [(f"{table.id}.1", 36_000), (f"{table.id}.2", 0)]
