@@ -35,7 +35,7 @@ def decode(data: bytes) -> Any:
     return decode_message(data)
 
 
-def received(events: list[Event]) -> list[Event]:
+def received(events: list[Event]) -> list[Any]:
     """The events as a consumer gets them: decoded from the bytes that were published."""
     return [decode(encode(e)) for e in events]
 
