@@ -97,6 +97,8 @@ class ProjectionBatch:
         self.opened: set[str] = set()
         self.rejections: list[list[object]] = []
         self._moved: set[str] = set()
+        # aggregate -> (from sequence, {sequence: digest}) of events projected before
+        self._earlier: dict[str, tuple[int, dict[int, str | None]]] = {}
 
     def apply(self, event: Event) -> bool:
         """Apply one event; False when it was a redelivery. Raises SequenceGap on a gap and
@@ -121,10 +123,15 @@ class ProjectionBatch:
         return True
 
     def _digest_at(self, aggregate_id: str, sequence: int) -> str | None:
-        """The digest of the event projected at an earlier sequence (None: not known)."""
-        rows = self.con.execute("SELECT digest FROM events WHERE aggregate_id = ? AND "
-                                "sequence = ? LIMIT 1", [aggregate_id, sequence]).fetchall()
-        return rows[0][0] if rows else None
+        """The digest of the event projected at an earlier sequence (None: not known). Copies
+        come in runs (a redelivered batch, a second writer), so the digests from `sequence`
+        on are read at once, one scan of `events` per aggregate and run, not per copy."""
+        known = self._earlier.get(aggregate_id)
+        if known is None or sequence < known[0]:
+            rows = self.con.execute("SELECT sequence, digest FROM events WHERE aggregate_id = ? "
+                                    "AND sequence >= ?", [aggregate_id, sequence]).fetchall()
+            known = self._earlier[aggregate_id] = (sequence, dict(rows))
+        return known[1].get(sequence)
 
     def stream_forked(self, event: Event, judged: Judgement) -> None:
         """The StreamForked alarm: kept until a supervisor resolves it."""
