@@ -47,6 +47,7 @@ def seal(event: E) -> E:
                          "already sealed")
     digest = sha256(body)
     event.__dict__["hash"] = digest
+    event.__pydantic_fields_set__.add("hash")
     event.keep_wire(b"%s\"hash\":\"%s\"%s" % (body[:at], digest.encode(), body[at + len(_NULL):]))
     return event
 
