@@ -215,3 +215,29 @@ def test_a_bet_id_is_unique_within_its_round_and_may_come_back_in_a_later_one(tm
         rows = con.execute("SELECT round_id, paid FROM bets WHERE bet_id = 'b1' "
                            "ORDER BY round_id").fetchall()
     assert rows == [(f"{table.id}.1", 36_000), (f"{table.id}.2", 0)]
+
+
+def test_history_from_before_the_chain_projects_and_the_chain_starts_after_it(tmp_path):
+    """Events written before the chain (no hash fields) project as before; the session's next
+    events start the chain, and an identical copy of an old event is still a no-op."""
+    import json as json_
+
+    from tests.runtime.test_chain import play
+
+    def unhashed(e: Event) -> Any:
+        body = json_.loads(encode(e))
+        del body["hash"], body["prev_hash"]
+        return decode(json_.dumps(body).encode())
+
+    old = [unhashed(e) for e in one_round("RUL-01")]
+    table = TableSession("RUL-01")
+    for e in old:
+        table.apply(e)
+    new = received(play(table, "b2", pocket="3"))
+    assert new[0].prev_hash is None and new[1].prev_hash == new[0].hash
+    path = tmp_path / "floor.duckdb"
+    assert project(path, old + new + old[2:4]) == []
+    with store.connect(path) as con:
+        [figures] = table_report(con)
+        heads = con.execute("SELECT head FROM positions").fetchall()
+    assert figures.reliable and figures.rounds == 2 and heads == [(new[-1].hash,)]
