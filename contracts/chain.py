@@ -48,7 +48,7 @@ def seal(event: E) -> E:
     digest = sha256(body)
     event.__dict__["hash"] = digest
     event.__pydantic_fields_set__.add("hash")
-    event.keep_wire(b"%s\"hash\":\"%s\"%s" % (body[:at], digest.encode(), body[at + len(_NULL):]))
+    event.keep_wire(body.replace(_NULL, b'"hash":"' + digest.encode() + b'"', 1))
     return event
 
 
