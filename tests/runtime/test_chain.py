@@ -225,3 +225,46 @@ def test_an_event_is_encoded_once_and_sent_as_hashed():
     assert decode(encode(event)) == event   # equal though only the decoded one keeps its bytes
     moved = event.model_copy(update={"producer": "other"})
     assert moved.wire is None and b'"producer":"other"' in encode(moved)
+
+
+def test_a_restarted_store_follows_the_first_version_of_a_forked_log():
+    """Two writers of one table: the log holds the first's events and, interleaved, the
+    second's at the same sequences and beyond. A store loading it follows the chain of the
+    version written first (as the projector keeps it), skips the other writer's events instead
+    of calling its continuation a gap, and its next event chains on from the first's head."""
+    import asyncio
+
+    from contracts.topics import TABLE_EVENTS_TOPIC, TABLE_SNAPSHOTS_TOPIC
+    from services.runtime.store import AggregateStore
+    from services.runtime.testing import MemoryBus
+    from services.table import handlers
+
+    first, opened_log = opening()
+    second = TableSession(T)
+    for e in opened_log:
+        second.apply(e)
+    ours = play(first, "b1", pocket="17")
+    theirs = play(second, "b1", pocket="3") + handle(second, cmd(OpenRound))
+    assert len(theirs) == len(ours) + 1
+    bus = MemoryBus()
+    interleaved = opened_log + [e for pair in zip(ours, theirs) for e in pair] + theirs[-1:]
+    asyncio.run(bus.publish(interleaved))
+    store = AggregateStore(factory=TableSession, aggregate_type="table",
+                           events=TABLE_EVENTS_TOPIC, snapshots=TABLE_SNAPSHOTS_TOPIC, bus=bus)
+
+    async def load_then_open_a_round() -> None:
+        await store.own_all()
+        async with store.unit_of_work() as uow:
+            handlers.HANDLERS[OpenRound](cmd(OpenRound), uow)
+            uow.keep()
+
+    asyncio.run(load_then_open_a_round())
+    assert store.broken == {}
+    table = store.aggregates[T]
+    assert table.version == ours[-1].sequence + 1
+    log = [encode(e) for e in bus.messages(TABLE_EVENTS_TOPIC)]
+    new = decode(log[-1])
+    assert (new.sequence, new.prev_hash) == (ours[-1].sequence + 1, ours[-1].hash)
+    # the verifier sees the fork; the projector would keep ours and apply the new event
+    report = verify(records(log))
+    assert [b.kind for b in report.breaks] == ["fork"]
