@@ -2,7 +2,8 @@
 
 Importing this package registers every message type for decoding.
 """
-from contracts import audit, deadletter, payouts, table, vision  # noqa: F401  (registers message types)
+# Imported for their side effect: each module registers its message types.
+from contracts import audit, deadletter, devices, health, payouts, table, vision  # noqa: F401
 from contracts.codec import DecodeError, decode, encode
 from contracts.topics import TOPICS, TopicSpec, topic_for
 

@@ -11,7 +11,14 @@ from kafka.partitioner.default import murmur2
 
 from contracts.audit import AUDIT_EVENTS
 from contracts.deadletter import DeadLetter
+from contracts.devices import (
+    DICE_COMMANDS,
+    DICE_EVENTS,
+    WHEEL_COMMANDS,
+    WHEEL_EVENTS,
+)
 from contracts.envelope import Command, Event, Message, type_field, type_of
+from contracts.health import ServiceHealth
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
@@ -63,17 +70,38 @@ TABLE_SNAPSHOTS_TOPIC = TopicSpec(
     (AggregateSnapshot, Checkpoint),
     "Snapshots of the table sessions, one block per partition of floor.table.events, so a "
     "table service restarts from a recent state. A cache of the log, never a source of truth.")
+WHEEL_COMMANDS_TOPIC = TopicSpec(
+    "floor.wheel.commands", 3, "wheel serial", WHEEL_COMMANDS,
+    "Requests about roulette wheels: registering, mounting at a table, opening, inspecting, "
+    "sealing, and every spin the dealer terminal reports.")
+WHEEL_EVENTS_TOPIC = TopicSpec(
+    "floor.wheel.events", 3, "wheel serial", WHEEL_EVENTS,
+    "Each wheel's log: its tables, sessions, seals, valid and void spins, outcome alerts and "
+    "who acknowledged them.")
+DICE_COMMANDS_TOPIC = TopicSpec(
+    "floor.dice.commands", 3, "dice set serial", DICE_COMMANDS,
+    "Requests about dice sets: issuing, inspecting, the shooter's choice, incidents, changes "
+    "and every roll.")
+DICE_EVENTS_TOPIC = TopicSpec(
+    "floor.dice.events", 3, "dice set serial", DICE_EVENTS,
+    "Each dice set's log: its table, dice in play and reserve, incidents, valid and void rolls, "
+    "outcome alerts and who acknowledged them.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
+HEALTH_TOPIC = TopicSpec(
+    "floor.health", 1, "service name", (ServiceHealth,),
+    "Every service instance's periodic health report (stuck or lagging consumers), for the "
+    "floor dashboard; only the latest per instance matters.")
 AUDIT_TOPIC = TopicSpec(
     "floor.audit", 1, "table id", AUDIT_EVENTS,
     "Supervisors' resolutions of forked or broken event streams (StreamForkResolved).")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, AUDIT_TOPIC)}
+    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, WHEEL_COMMANDS_TOPIC,
+    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC, AUDIT_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

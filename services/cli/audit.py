@@ -1,10 +1,11 @@
 """`casino audit`: check the event log's hash chains, and resolve a forked stream.
 
 - `casino audit verify [--table ID] [--json]` reads the raw event topics (floor.table.events,
-  floor.vision.checks, floor.audit) from the broker to their high watermark, recomputes every
-  aggregate's hash chain (services/runtime/chain.py) and checks each snapshot's recorded chain
-  head (the checkpoints) against it. It reports the first broken link of each aggregate — topic,
-  partition, offset, aggregate, sequence, expected and found — and exits 1 if there is one.
+  floor.vision.checks, floor.audit, and the wheel and dice logs) from the broker to their high
+  watermark, recomputes every aggregate's hash chain (services/runtime/chain.py) and checks
+  each snapshot's recorded chain head (the checkpoints) against it. It reports the first broken
+  link of each aggregate — topic, partition, offset, aggregate, sequence, expected and found —
+  and exits 1 if there is one.
 - `casino audit resolve-fork --table ID --note TEXT --by EMPLOYEE --role ROLE` records that a
   supervisor looked at a table's StreamForked alarms and decided (StreamForkResolved on
   floor.audit); only a role allowed `ResolveStreamFork` (contracts/permissions.py) may.
@@ -25,9 +26,11 @@ from contracts.envelope import Actor, new_id, utcnow
 from contracts.permissions import PERMISSIONS, RESOLVE_FORK, may
 from contracts.topics import (
     AUDIT_TOPIC,
+    DICE_EVENTS_TOPIC,
     TABLE_EVENTS_TOPIC,
     TABLE_SNAPSHOTS_TOPIC,
     VISION_CHECKS_TOPIC,
+    WHEEL_EVENTS_TOPIC,
     TopicSpec,
     partition_for,
 )
@@ -37,7 +40,9 @@ from services.runtime.settings import Settings
 if TYPE_CHECKING:
     from services.runtime.replay import LogReader
 
-CHAINED_TOPICS = (TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, AUDIT_TOPIC)
+# The topics of aggregates' events (the device logs are keyed by serial: --table skips them).
+DEVICE_TOPICS = (WHEEL_EVENTS_TOPIC, DICE_EVENTS_TOPIC)
+CHAINED_TOPICS = (TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC, AUDIT_TOPIC, *DEVICE_TOPICS)
 TIMEOUT_SECONDS = 600.0
 BOOTSTRAP = click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", default=None,
                          metavar="HOST:PORT", help="Kafka bootstrap servers (or "
@@ -81,6 +86,8 @@ async def read_and_verify(bootstrap: str, table_id: str | None = None) -> ChainR
     verifier = ChainVerifier(table_id)
     async with LogReader(bootstrap) as reader:
         for topic in CHAINED_TOPICS:
+            if table_id and topic in DEVICE_TOPICS:
+                continue
             for p in await _partitions(reader, topic, table_id):
                 first, _ = await reader.bounds(topic.name, p)
                 async for record in reader.records(topic.name, p, 0):

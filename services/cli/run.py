@@ -81,10 +81,14 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
                           "--log-file", str(logs / "projector.log")],
             "vision-service": ["service", "vision", *common,
                                "--log-file", str(logs / "vision-service.log")],
+            "wheel-service": ["service", "wheel", *common,
+                              "--log-file", str(logs / "wheel-service.log")],
+            "dice-service": ["service", "dice", *common,
+                             "--log-file", str(logs / "dice-service.log")],
         }
         if not no_simulator:
             plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate),
-                                 "--cameras"]
+                                 "--cameras", *(["--wheels"] if rate > 0 else [])]
         children = {name: _spawn(name, args, logs, env) for name, args in plan.items()}
         stack.callback(_stop_all, children)
         click.echo(f"""
@@ -93,10 +97,11 @@ The floor is running.
   floor dashboard   http://127.0.0.1:{port}/        (live tables, house win chart, refusals)
   projector status  http://127.0.0.1:{port}/status
   report            .venv/bin/casino report tables
+  devices           .venv/bin/casino report devices --bootstrap {bootstrap}
   events            .venv/bin/casino events tail --topic floor.table.events --bootstrap {bootstrap}
   dealer terminal   .venv/bin/casino send FILE --bootstrap {bootstrap}  (JSON Lines commands)
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
-                    simulator.out, tansu.log)
+                    wheel-service.log, dice-service.log, simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")
         _wait(children, f"http://127.0.0.1:{port}/api/tables", progress_every)
 

@@ -22,14 +22,16 @@ from contracts.audit import StreamForkResolved
 from contracts.chain import link_of, wire_of
 from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Event
-from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected
 from contracts.permissions import RESOLVE_FORK, may
 from contracts.table import (
+    BetChanged,
     BetPlaced,
     BetRejected,
     BetsClosed,
     BetSettled,
     CommandRejected,
+    DiceRolled,
     LimitsChanged,
     PlayerLeft,
     PlayerSeated,
@@ -97,6 +99,9 @@ class ProjectionBatch:
         self.opened: set[str] = set()
         self.rejections: list[list[object]] = []
         self._moved: set[str] = set()
+        # (table, bet id) -> the round of its latest placement in this batch: the open bet
+        self.open_bets: dict[tuple[str, str], str] = {}
+        self._games: dict[str, str | None] = {}
         # aggregate -> (from sequence, {sequence: digest}) of events projected before
         self._earlier: dict[str, tuple[int, dict[int, str | None]]] = {}
 
@@ -121,6 +126,33 @@ class ProjectionBatch:
         self.guard.advance(event.aggregate_id, event.sequence, link)
         self._moved.add(event.aggregate_id)
         return True
+
+    def placed_in(self, table_id: str, bet_id: str, decided_in: str,
+                  imprisoned_from: str | None) -> str:
+        """The round a bet being decided (or changed) was placed in. A bet id is unique within
+        its round, and the table refuses one still open (in the round, «en prisión», on a
+        craps layout), so the open bet of that id is its latest placement at the table: one
+        made in this batch, a stake in prison's round, the deciding round at a game whose
+        bets are decided in their round, else the latest row written (a craps bet placed rolls
+        ago)."""
+        if imprisoned_from is not None:
+            return imprisoned_from
+        known = self.open_bets.get((table_id, bet_id))
+        if known is not None:
+            return known
+        if self._game(table_id) not in LAYOUT_GAMES:
+            return decided_in
+        rows = self.con.execute(
+            "SELECT b.round_id FROM bets b JOIN rounds r USING (round_id) WHERE b.table_id = ? "
+            "AND b.bet_id = ? ORDER BY r.round_number DESC LIMIT 1", [table_id, bet_id]).fetchall()
+        return str(rows[0][0]) if rows else decided_in
+
+    def _game(self, table_id: str) -> str | None:
+        if table_id not in self._games:
+            rows = self.con.execute("SELECT game FROM tables WHERE table_id = ?",
+                                    [table_id]).fetchall()
+            self._games[table_id] = rows[0][0] if rows else None
+        return self._games[table_id]
 
     def _digest_at(self, aggregate_id: str, sequence: int) -> str | None:
         """The digest of the event projected at an earlier sequence (None: not known). Copies
@@ -207,6 +239,8 @@ class ProjectionBatch:
         self.rejections = []
 
 
+# Games whose bets stay on the layout across rounds (a craps roll is a round).
+LAYOUT_GAMES = frozenset({"craps", "mini_craps"})
 REJECTION_COLUMNS = ("event_id", "table_id", "round_id", "bet_id", "command_type", "code", "field",
                      "reason", "rule", "rejected_at")
 # The columns of `rounds` its buffered rows carry, with their types.
@@ -335,7 +369,10 @@ def _(e: SpinResulted, batch: ProjectionBatch) -> None:
 def _(e: BetPlaced, batch: ProjectionBatch) -> None:
     p, bet = e.payload, e.payload.bet
     selection = ",".join(bet.numbers) if bet.numbers else (str(bet.index) if bet.index else "")
+    if bet.on is not None:  # craps odds: the line bet they back
+        selection = f"on {bet.on}"
     excess = p.excess_returned.amount if p.excess_returned is not None else None
+    batch.open_bets[(e.aggregate_id, p.bet_id)] = p.round_id
     batch.bets_placed.append([p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind,
                               selection, bet.stake.amount, bet.stake.currency, e.occurred_at,
                               excess, p.limit_rule or None])
@@ -344,7 +381,7 @@ def _(e: BetPlaced, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: BetSettled, batch: ProjectionBatch) -> None:
     p = e.payload
-    placed_in = p.imprisoned_from or p.round_id   # a stake «en prisión» belongs to its round
+    placed_in = batch.placed_in(e.aggregate_id, p.bet_id, p.round_id, p.imprisoned_from)
     batch.bets_settled[(placed_in, p.bet_id)] = [placed_in, p.bet_id, p.paid.amount, p.net,
                                                  p.outcome, p.rule, e.occurred_at]
 
@@ -371,7 +408,30 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
     p = e.payload
     code = "COMMAND_REJECTED" if p.code == "REFUSED" else p.code
     batch.rejections.append([e.event_id, e.aggregate_id, None, None, p.command_type,
-                             code, p.field, p.reason, "", e.occurred_at])
+                             code, p.field, p.reason, p.rule, e.occurred_at])
+
+
+# ----- craps: one roll a round, bets that stay on the layout across rolls --------------------
+
+@project.register
+def _(e: DiceRolled, batch: ProjectionBatch) -> None:
+    """The roll's dice are the round's result ("3+4" in `rounds.pocket`)."""
+    batch.round(e.payload.round_id)["pocket"] = e.payload.result
+
+
+@project.register
+def _(e: BetChanged, batch: ProjectionBatch) -> None:
+    """A craps bet reduced or increased between rolls: its stake is what plays from now on
+    (what went back to the player was never wagered). The bet may still be in this batch's
+    buffer of placed bets, or written by an earlier batch."""
+    p = e.payload
+    for row in reversed(batch.bets_placed):   # the latest placement of the id is the open one
+        if row[0] == p.bet_id and row[2] == e.aggregate_id:
+            row[7] = p.amount
+            return
+    placed_in = batch.placed_in(e.aggregate_id, p.bet_id, p.round_id, None)
+    batch.con.execute("UPDATE bets SET stake = ? WHERE round_id = ? AND bet_id = ?",
+                      [p.amount, placed_in, p.bet_id])
 
 
 # ----- payout holds and corrections (table service) ------------------------------------------
@@ -380,10 +440,23 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
 def _(e: PayoutsHeld, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
-                      "held_bets, held, currency, held_at, deadline) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "held_bets, held, currency, held_at, deadline, answered_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       [p.round_id, e.aggregate_id, p.check_id, p.reason, len(p.bet_ids),
-                       p.held.amount, p.held.currency, e.occurred_at, p.deadline])
+                       p.held.amount, p.held.currency, e.occurred_at, p.deadline,
+                       e.occurred_at])
+
+
+@project.register
+def _(e: PayoutsNotHeld, batch: ProjectionBatch) -> None:
+    """Nothing held: the winners were paid as settled (`released`), the check is a review
+    after payment; `not_held` says why."""
+    p = e.payload
+    batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
+                      "held_bets, held, currency, deadline, answered_at, not_held, release, "
+                      "released) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, 'NOT_HELD', ?)",
+                      [p.round_id, e.aggregate_id, p.check_id, p.reason, p.paid.currency,
+                       p.deadline, e.occurred_at, p.why, p.paid.amount])
 
 
 @project.register
@@ -402,8 +475,10 @@ def _(e: SettlementCorrected, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.flush_rounds()  # it adds to the round's paid and house_win
     batch.con.execute("UPDATE rounds SET corrected_pocket = ?, paid = paid + ?, "
-                      "house_win = house_win + ?, paid_delta = ? WHERE round_id = ?",
-                      [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta, p.round_id])
+                      "house_win = house_win + ?, paid_delta = ?, corrected_after_payment = ? "
+                      "WHERE round_id = ?",
+                      [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta,
+                       p.after_payment, p.round_id])
     for c in p.corrections:
         batch.con.execute("INSERT OR IGNORE INTO settlement_corrections VALUES "
                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

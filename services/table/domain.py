@@ -12,7 +12,10 @@ corrections, closing — and asks the game's adapter (services/table/games/) for
 Payout holds (seed 002 §1.3; seed 004 RG §6) come from the vision service's round checks:
 VerificationRequested → PayoutsHeld; VerificationResolved → SettlementCorrected (when the
 result was wrong) and PayoutsReleased; a hold still open at its deadline → PayoutsReleased
-(EXPIRED). The table keeps playing meanwhile.
+(EXPIRED). The table keeps playing meanwhile. A hold is only started while there is something
+to withhold and before its deadline, else PayoutsNotHeld: the payouts go out and the check is a
+review after payment. Every hold decision is stamped with the time the table made it (`now`),
+never the request's or the officer's: "within the hold" means before the release.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from contracts.money import Money
 from contracts.payouts import (
     PayoutsHeld,
     PayoutsHeldData,
+    PayoutsNotHeld,
+    PayoutsNotHeldData,
     PayoutsReleased,
     PayoutsReleasedData,
     ReleaseOutcome,
@@ -42,23 +47,28 @@ from contracts.table import (
     BetsClosedData,
     BetSettled,
     BetSpec,
+    ChangeBet,
     ChangeLimits,
     CloseBets,
     CloseTable,
     CommandRejectCode,
     CommandRejected,
     CommandRejectedData,
+    DiceRolled,
     LeaveSeat,
     LimitsChanged,
     OpenRound,
     OpenTable,
+    PassDice,
     PlaceBet,
     PlayerLeft,
     PlayerLeftData,
     PlayerSeated,
     PlayerSeatedData,
+    RecordRoll,
     RecordSpin,
     RejectCode,
+    RemoveBet,
     RoundOpened,
     RoundOpenedData,
     RoundSettled,
@@ -74,7 +84,7 @@ from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import TableLimits, apply_limits
 from services.runtime.aggregate import Aggregate
 from services.table import snapshot
-from services.table.games import GameAdapter, adapter_for
+from services.table.games import Emit, GameAdapter, Refusal, adapter_for
 from services.table.policy import EXCESS_RULE, LATE_BET_RULE, LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
@@ -94,7 +104,7 @@ class TableSession(Aggregate):
     PRODUCER = "table-service"
     # The layout of snapshot_state() (services/table/snapshot.py); bump it when that changes,
     # so older snapshots are ignored and the table is rebuilt from the log.
-    STATE_VERSION = 1
+    STATE_VERSION = 2  # 2: the game's `play`
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -108,6 +118,9 @@ class TableSession(Aggregate):
         self.prisoners: dict[str, BetPlacedData] = {}
         self.seated: dict[int, str] = {}  # seat -> player id
         self.idle: dict[int, int] = {}    # seat -> consecutive settled rounds without a bet
+        # The game's own state across rounds, folded by its adapter (craps: the point, the
+        # layout, the shooter); None for a game that keeps none (roulette).
+        self.play: Any = None
 
     @property
     def game(self) -> GameAdapter:
@@ -132,7 +145,7 @@ class TableSession(Aggregate):
     def handle(self, command: Command) -> None:
         """Decide on a command: trigger its events (none for a redelivered command). The
         caller collects them (`collect()`), as the runtime's unit of work does."""
-        if self.has_handled(command) and not isinstance(command, RecordSpin):
+        if self.has_handled(command) and not isinstance(command, (RecordSpin, RecordRoll)):
             return
         forbidden = authorize(command)
         if forbidden is not None:
@@ -192,6 +205,7 @@ class TableSession(Aggregate):
         if problem is not None:
             return self._refuse(command, problem[0], problem[1], code=problem[2])
         self.trigger(PlayerSeated, PlayerSeatedData(seat=seat, player_id=player), command)
+        self._trigger_all(self.game.player_seated(self), command)
 
     @_decide.register
     def _leave_seat(self, command: LeaveSeat) -> None:
@@ -199,6 +213,10 @@ class TableSession(Aggregate):
         if self.seated.get(seat) != player:
             return self._refuse(command, "payload.player_id",
                                 f"{player} is not seated at seat {seat}", code="SEAT_EMPTY")
+        emit, refusal = self.game.seat_leaving(self, seat)  # craps: the shooter leaving
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
         self.trigger(PlayerLeft, PlayerLeftData(seat=seat, player_id=player), command)
 
     def _seat_problem(self, seat: int) -> tuple[str, str, CommandRejectCode] | None:
@@ -228,6 +246,7 @@ class TableSession(Aggregate):
         number = self.rounds_played + 1
         self.trigger(RoundOpened, RoundOpenedData(round_id=f"{self.id}.{number}",
                                                   round_number=number), command)
+        self._trigger_all(self.game.round_opening(self), command)
 
     @_decide.register
     def _place_bet(self, command: PlaceBet) -> None:
@@ -237,7 +256,8 @@ class TableSession(Aggregate):
             placed, problem = self._within_limits(p.bet)
         if placed is not None:
             bet, excess, rule = placed
-            invalid = self.game.bet_problem(self.cfg, bet)
+            invalid = self.game.bet_problem(self.cfg, bet) or \
+                self.game.admit(self, bet, p.bet_id)
             if invalid is None:
                 self.trigger(BetPlaced, BetPlacedData(
                     round_id=self.current.round_id, bet_id=p.bet_id, seat=p.seat,
@@ -260,8 +280,13 @@ class TableSession(Aggregate):
         if rnd.state is not RoundState.BETTING:
             return ("BETTING_CLOSED", "payload", "bet placed after «no más apuestas»: void, "
                     "chips returned to the player", LATE_BET_RULE[cfg.profile])
-        if command.payload.bet_id in rnd.bets or command.payload.bet_id in self.prisoners:
+        bet_id = command.payload.bet_id
+        if bet_id in rnd.bets or bet_id in self.prisoners or \
+                self.game.holds_bet(self.play, bet_id):
             return "DUPLICATE_BET", "payload.bet_id", "a bet with this id is already placed", ""
+        if bet.kind not in self.game.bet_kinds:
+            return ("INVALID_BET", "payload.bet.kind", f"{bet.kind} is not a bet of a "
+                    f"{cfg.game} table; kinds: {', '.join(self.game.bet_kinds)}", "")
         if bet.stake.currency != cfg.currency:
             return ("WRONG_CURRENCY", "payload.bet.stake.currency",
                     f"the table plays in {cfg.currency}, not {bet.stake.currency}", "")
@@ -338,16 +363,44 @@ class TableSession(Aggregate):
     def _close_bets(self, command: CloseBets) -> None:
         if self.round is None or self.round.state is not RoundState.BETTING:
             return self._refuse(command, "command_type", "no round is open for bets")
+        refusal = self.game.close_bets_problem(self)  # craps: the shooter's line bet
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
         self.trigger(BetsClosed, BetsClosedData(round_id=self.round.round_id,
                                                 bet_count=len(self.round.bets)), command)
+
+    @_decide.register
+    def _change_bet(self, command: ChangeBet) -> None:
+        """Withdraw, reduce or increase a bet on the layout before the next roll (craps,
+        domain.md §4.6); the adapter refuses what the profile does not allow, with the rule."""
+        if self.round is None or self.round.state is not RoundState.BETTING:
+            return self._refuse(command, "command_type",
+                                "bets change only while a round is open for bets")
+        emit, refusal = self.game.change_bet(self, command)
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
+
+    _decide.register(RemoveBet, _change_bet)
+
+    @_decide.register
+    def _pass_dice(self, command: PassDice) -> None:
+        if self.round is not None and self.round.state not in (RoundState.BETTING,
+                                                               RoundState.SETTLED):
+            return self._refuse(command, "command_type", "the dice pass between rolls")
+        emit, refusal = self.game.pass_dice(self, command)
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
 
     @_decide.register
     def _record_spin(self, command: RecordSpin) -> None:
         rnd, cfg = self.round, self.config
         assert cfg is not None
         if self.has_handled(command):
-            # Redelivered after a crash: finish the settlement if it was cut short.
-            if rnd is not None and rnd.state is RoundState.SPUN:
+            # Redelivered after a crash: finish the settlement if it was cut short (a game
+            # that keeps its layout triggers its result and settlement in one batch).
+            if rnd is not None and rnd.state is RoundState.SPUN and not self.game.keeps_layout:
                 self._settle(command)
             return
         if command.command_type != self.game.result_command:
@@ -356,11 +409,19 @@ class TableSession(Aggregate):
         if rnd is None or rnd.state is not RoundState.CLOSED:
             return self._refuse(command, "command_type",
                                 "a result can only be recorded after «no más apuestas»")
+        if self.game.keeps_layout:
+            emit, refusal = self.game.record(self, command)
+            if refusal is not None:
+                return self._refuse_with(command, refusal)
+            self._trigger_all(emit, command)
+            return self._round_settled(command)
         result, problem = self.game.result_of(cfg, command)
         if problem is not None:
             return self._refuse(command, *problem)
         self.trigger(SpinResulted, self.game.result_payload(cfg, rnd.round_id, result), command)
         self._settle(command)
+
+    _decide.register(RecordRoll, _record_spin)
 
     def _settle(self, command: Command) -> None:
         rnd, cfg = self.round, self.config
@@ -369,6 +430,13 @@ class TableSession(Aggregate):
         jailed = [b for b in self.prisoners.values() if b.round_id != rnd.round_id]
         for data in self.game.settle(cfg, rnd.round_id, open_bets, rnd.pocket, jailed):
             self.trigger(BetSettled, data, command)
+        self._round_settled(command)
+
+    def _round_settled(self, command: Command) -> None:
+        """RoundSettled: the bets this round decided (a game that keeps its layout: bets placed
+        in earlier rounds too, each wagered where it is decided)."""
+        rnd, cfg = self.current, self.cfg
+        assert rnd.pocket is not None
         wagered = sum(s.stake.amount for s in rnd.settled.values() if s.imprisoned_from is None)
         paid = sum(s.paid.amount for s in rnd.settled.values())
         self.trigger(RoundSettled, RoundSettledData(
@@ -378,31 +446,45 @@ class TableSession(Aggregate):
         self._release_idle_seats(command)
 
     # ===== payout holds (seed 002 §1.3; seed 004 RG §6) ======================================
-    def hold_payouts(self, request: VerificationRequested) -> None:
-        """Hold the winning payouts of a round the surveillance room must check."""
+    def hold_payouts(self, request: VerificationRequested, now: datetime) -> None:
+        """Hold the winning payouts of a round the surveillance room must check, if there are
+        any and the hold's deadline has not passed by `now` (when the table gets the request);
+        otherwise say why none is held (PayoutsNotHeld): the check is a review after payment."""
         rnd = self.rounds.get(request.payload.round_id)
-        if rnd is None or not rnd.is_settled or rnd.hold is not None or self.has_handled(request):
+        if rnd is None or not rnd.is_settled or rnd.hold is not None or rnd.not_held or \
+                self.has_handled(request):
             return
         winners, p = rnd.winners(), request.payload
+        late, nothing = now >= p.hold_deadline, not winners
+        if late or nothing:
+            self.trigger(PayoutsNotHeld, PayoutsNotHeldData(
+                round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
+                why="DEADLINE_PASSED" if late else "NOTHING_TO_HOLD", bet_ids=tuple(winners),
+                paid=self._money(sum(winners.values())), deadline=p.hold_deadline,
+                requested_at=request.occurred_at), request, occurred_at=now)
+            return
         self.trigger(PayoutsHeld, PayoutsHeldData(
             round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
             bet_ids=tuple(winners), held=self._money(sum(winners.values())),
-            deadline=p.hold_deadline), request)
+            deadline=p.hold_deadline), request, occurred_at=now)
 
-    def resolve(self, resolution: VerificationResolved) -> None:
-        """Surveillance decided: re-settle if the result was wrong, then release the hold."""
+    def resolve(self, resolution: VerificationResolved, now: datetime) -> None:
+        """Surveillance decided: re-settle if the result was wrong, then release the hold.
+        Within the hold means the table still held the payouts at `now`, by the deadline."""
         p = resolution.payload
         rnd = self.rounds.get(p.round_id)
         if rnd is None or rnd.resolved or self.has_handled(resolution):
             return
+        held = rnd.hold is not None and rnd.hold_open
         # A result not of this table (a dice result, 00 on a one-zero wheel): the vision
         # service refuses such a correction; this guards the ledger against one logged before.
         if p.outcome == "CORRECTED" and p.result != rnd.pocket and \
                 self.game.is_result(self.cfg, p.result):
-            self._correct(rnd, resolution)
-        if rnd.hold is not None and rnd.hold_open:
+            self._correct(rnd, resolution, now, after_payment=not held)
+        if held:
+            assert rnd.hold is not None
             self._release(rnd, p.outcome, resolution, p.resolved_by,
-                          within=p.resolved_at <= rnd.hold.payload.deadline)
+                          within=now <= rnd.hold.payload.deadline, at=now)
 
     def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> None:
         """Release the holds whose 30 minutes end by `now + margin`: a payout may be held
@@ -412,7 +494,8 @@ class TableSession(Aggregate):
                 self._release(rnd, "EXPIRED", rnd.hold, self.PRODUCER,
                               within=now <= rnd.hold.payload.deadline, at=now)
 
-    def _correct(self, rnd: Round, resolution: VerificationResolved) -> None:
+    def _correct(self, rnd: Round, resolution: VerificationResolved, now: datetime, *,
+                 after_payment: bool) -> None:
         cfg, p = self.config, resolution.payload
         assert cfg is not None and rnd.pocket is not None
         fixes = self.game.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
@@ -421,8 +504,8 @@ class TableSession(Aggregate):
         self.trigger(SettlementCorrected, SettlementCorrectedData(
             round_id=rnd.round_id, check_id=resolution.aggregate_id, pocket_before=rnd.pocket,
             pocket_after=p.result, corrections=tuple(fixes), currency=cfg.currency,
-            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note),
-            resolution)
+            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note,
+            after_payment=after_payment), resolution, occurred_at=now)
 
     def _release(self, rnd: Round, outcome: ReleaseOutcome, cause: Event, by: str, *,
                  within: bool, at: datetime | None = None) -> None:
@@ -446,26 +529,48 @@ class TableSession(Aggregate):
             return self._refuse(command, "command_type",
                                 f"{len(self.prisoners)} even-chance stakes are «en prisión» "
                                 f"until the next spin (seed 000 §4.1.4.2 item 11)")
+        problem = self.game.close_problem(self)
+        if problem is not None:
+            return self._refuse(command, *problem)
         self.trigger(TableClosed, command.payload, command)
 
     def _refuse(self, command: Command, fld: str, reason: str,
-                code: CommandRejectCode = "REFUSED") -> None:
+                code: CommandRejectCode = "REFUSED", rule: str = "") -> None:
         self.trigger(CommandRejected, CommandRejectedData(
             command_id=command.command_id, command_type=command.command_type,
-            field=fld, reason=reason, code=code), command)
+            field=fld, reason=reason, code=code, rule=rule), command)
+
+    def _refuse_with(self, command: Command, refusal: Refusal) -> None:
+        code, fld, reason, rule = refusal
+        self._refuse(command, fld, reason, code=code, rule=rule)
+
+    def _trigger_all(self, emit: Emit, cause: Command) -> None:
+        """The events a game adapter decided on, in order."""
+        for event_cls, payload in emit:
+            self.trigger(event_cls, payload, cause)
 
     # ===== snapshots (services/table/snapshot.py) ==============================================
     def snapshot_state(self) -> dict[str, Any]:
         """Everything but the version and the handled ids (the base class keeps those), as
-        JSON-able values."""
-        return snapshot.dump(self)
+        JSON-able values; the game's play as its adapter writes it."""
+        state = snapshot.dump(self)
+        state["play"] = None if self.config is None else self.game.play_to_json(self.play)
+        return state
 
     def restore_state(self, state: dict[str, Any]) -> None:
         """The inverse of snapshot_state, on a new session (the runtime's base class calls it,
         then sets the version and the handled ids)."""
         snapshot.load(self, state)
+        if self.config is not None:
+            self.play = self.game.play_from_json(self.config, state["play"])
 
     # ===== state changes =======================================================================
+    def apply(self, event: Event) -> None:
+        """The session's own fold (`mutate`), then the game's (its play)."""
+        super().apply(event)
+        if self.play is not None:
+            self.game.evolve(self.play, event)
+
     @singledispatchmethod
     def mutate(self, event: Event) -> None:
         """Events that change nothing here (rejections) fall through to this."""
@@ -473,6 +578,8 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: TableOpened) -> None:
         self.config = event.payload
+        adapter = adapter_for(event.payload.game)
+        self.play = adapter.new_play(event.payload) if adapter is not None else None
 
     @mutate.register
     def _(self, event: LimitsChanged) -> None:
@@ -500,7 +607,7 @@ class TableSession(Aggregate):
         latest = self.round.number if self.round else 0
         for round_id, rnd in list(self.rounds.items()):
             age = latest - rnd.number
-            waiting = rnd.hold is not None and not rnd.resolved
+            waiting = (rnd.hold is not None or rnd.not_held) and not rnd.resolved
             if age >= HELD_ROUNDS or (age >= KEEP_ROUNDS and not waiting):
                 del self.rounds[round_id]
 
@@ -515,6 +622,11 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: SpinResulted) -> None:
         self.current.pocket = event.payload.pocket
+        self.current.state = RoundState.SPUN
+
+    @mutate.register
+    def _(self, event: DiceRolled) -> None:
+        self.current.pocket = event.payload.result
         self.current.state = RoundState.SPUN
 
     @mutate.register
@@ -544,6 +656,10 @@ class TableSession(Aggregate):
     def _(self, event: PayoutsHeld) -> None:
         rnd = self.rounds[event.payload.round_id]
         rnd.hold, rnd.hold_open = event, True
+
+    @mutate.register
+    def _(self, event: PayoutsNotHeld) -> None:
+        self.rounds[event.payload.round_id].not_held = True
 
     @mutate.register
     def _(self, event: PayoutsReleased) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from contracts.envelope import Message
+from contracts.envelope import Message, utcnow
 from contracts.table import SpinResulted
 from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
 from services.runtime.bus import Rejected
@@ -42,14 +42,14 @@ async def read_captured_frame(frame_event: FrameCaptured, uow: Checks, deps: Dep
     result = ResultReadData(table_id=frame.table_id, camera_id=frame.camera_id,
                             frame_uri=frame.uri, reading=reading, evidence_sha256=digest,
                             evidence_uri=str(path), reader=READER, ms=round(ms, 2))
-    uow.get_or_create(frame_event.correlation_id).note_reading(result, frame_event)
+    uow.get_or_create(frame_event.correlation_id).note_reading(result, frame_event, utcnow())
 
 
 def note_dealer_result(spin: SpinResulted, uow: Checks, _deps: Deps) -> None:
     dealer = DealerResultData(table_id=spin.aggregate_id, round_id=spin.payload.round_id,
                               kind="wheel", result=spin.payload.pocket,
                               declared_at=spin.occurred_at, wheel=spin.payload.wheel)
-    uow.get_or_create(spin.correlation_id).note_dealer(dealer, spin)
+    uow.get_or_create(spin.correlation_id).note_dealer(dealer, spin, utcnow())
 
 
 def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps) -> None:
@@ -58,7 +58,7 @@ def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps)
         raise Rejected("unknown_aggregate",
                        f"target_id: no round check {command.target_id!r} (the round's "
                        f"correlation id) is known to the vision service")
-    check.resolve(command)
+    check.resolve(command, utcnow())
 
 
 # (message, unit of work, deps) -> None, bound to the deps by bootstrap.py (runtime.bus.bind)
