@@ -185,7 +185,7 @@ def test_the_dashboard_marks_a_forked_table_until_it_is_resolved(tmp_path):
     assert "no fork, no broken chain" in render(path).decode()
     project(path, received(second_writer(ours, 3)))
     page = render(path).decode()
-    section = page[page.index("id='stream-forks'"):page.index("</section>")]
+    section = page[page.index('id="stream-forks"'):page.index("</section>")]
     assert "UNRELIABLE for RUL-01" in section and ours[3].hash[:16] in section
     with store.connect(path) as con:   # a hostile reason is shown as text
         con.execute("UPDATE stream_forks SET reason = '<script>alert(1)</script>'")
