@@ -321,7 +321,8 @@ def test_a_restored_session_carries_the_layout_and_decides_the_same():
     assert settled(a)["h"].paid.amount == 1000 and "c" in again.play.bets  # hard 8 at 9:1
     # the hash covers event_id and recorded_at; both carry the chain on from the same head
     volatile = {"event_id", "recorded_at", "hash", "prev_hash"}
-    assert [e.model_dump(exclude=volatile) for e in a] == [e.model_dump(exclude=volatile) for e in b]
+    assert [e.model_dump(exclude=volatile) for e in a] == \
+        [e.model_dump(exclude=volatile) for e in b]
     assert a[0].prev_hash == b[0].prev_hash is not None
 
 
