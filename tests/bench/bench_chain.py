@@ -6,18 +6,24 @@
 - consumer: the projector's check of each received event (bytes decoded, then judged by
   sequence alone, or by sequence and chain: the hash recomputed from the bytes, the link and
   the digest remembered).
+- projector: the decoded events applied to a real DuckDB file in batches of 500; without the
+  chain, the link is not computed and the raw copy is encoded again, as before the chain (with
+  it, the bytes the event came in are stored: no second encoding).
 
 Run alone: `.venv/bin/python -c "from tests.bench.bench_chain import run; print(run())"`.
 """
 from __future__ import annotations
 
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from contracts import decode, encode
-from contracts.chain import link_of
+from contracts.chain import Link, link_of
 from contracts.envelope import Event
 from contracts.money import Money
 from contracts.table import (
@@ -31,6 +37,7 @@ from contracts.table import (
     RecordSpinData,
     TableOpenedData,
 )
+from services.projections import projector, store
 from services.runtime import aggregate
 from services.runtime.sequence import SequenceGuard, Verdict
 from services.table.domain import TableSession
@@ -76,6 +83,29 @@ def consume(log: list[bytes], chain: bool) -> int:
     return applied
 
 
+def project(log: list[bytes], chain: bool) -> int:
+    events: list[Any] = [decode(data) for data in log]
+    patches: list[Any] = [] if chain else [
+        mock.patch.object(projector, "wire_of", lambda e: e.model_dump_json().encode()),
+        mock.patch.object(projector, "link_of", lambda e, _w=None: Link(
+            e.aggregate_id, e.sequence, None, None, "", None))]
+    with tempfile.TemporaryDirectory() as tmp, store.connect(Path(tmp) / "p.duckdb") as con:
+        for patch in patches:
+            patch.start()
+        try:
+            con.begin()
+            for i in range(0, len(events), 500):
+                batch = projector.ProjectionBatch(con)
+                applied = sum(batch.apply(e) for e in events[i:i + 500])
+                assert applied == len(events[i:i + 500])
+                batch.flush()
+            con.commit()
+        finally:
+            for patch in patches:
+                patch.stop()
+    return len(events)
+
+
 def rate(work: Callable[[], int]) -> tuple[float, float]:
     """Events per CPU second of `work` (median and best of REPEATS runs): CPU time, since the
     machine is shared and wall-clock time there measures the neighbours."""
@@ -96,8 +126,11 @@ def run() -> str:
     assert b'"hash":null' in plain_log[1] and b'"hash":"' in chained_log[1]
     consume_without = rate(lambda: consume(chained_log, chain=False))
     consume_with = rate(lambda: consume(chained_log, chain=True))
+    project_without = rate(lambda: project(chained_log, chain=False))
+    project_with = rate(lambda: project(chained_log, chain=True))
     rows = [("producer: session handles + encodes", without, with_chain),
-            ("consumer: decode + sequence/chain check", consume_without, consume_with)]
+            ("consumer: decode + sequence/chain check", consume_without, consume_with),
+            ("projector: decode + apply to DuckDB", project_without, project_with)]
     lines = [f"{len(chained_log)} events of one roulette table ({ROUNDS} rounds x {BETS} bets), "
              f"median (best) of {REPEATS} runs, events per CPU second:", "",
              "| path | without chain | with chain | cost (best vs best) |", "|---|---:|---:|---:|"]
