@@ -15,7 +15,7 @@ from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased
 from contracts.topics import TABLE_EVENTS_TOPIC
 from services.cli.main import casino
 from services.simulator.app import simulate
-from services.simulator.cameras import WheelCameras
+from services.simulator.cameras import Cameras
 from services.table.bootstrap import HOLD_TICK
 from tests.e2e.floor import query, read_topic, running_services, wait_for
 
@@ -25,7 +25,7 @@ ROUNDS = 8
 
 def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path):
     db, evidence = tmp_path / "floor.duckdb", tmp_path / "evidence"
-    cameras = WheelCameras(tmp_path / "frames", dealer_error_rate=0.5, no_decision_rate=0.0)
+    cameras = Cameras(tmp_path / "frames", dealer_error_rate=0.5, no_decision_rate=0.0)
 
     async def play() -> None:
         async with running_services(floor, db, evidence=evidence, hold_limit=HOLD):

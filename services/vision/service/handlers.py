@@ -2,7 +2,8 @@
 work and the service's dependencies, listed in one map per topic (wired by bootstrap.py).
 
 - a captured frame is read (OpenCV, in a worker thread) and noted in its round's check;
-- a dealer's declared result (SpinResulted) is noted in the same check;
+- a dealer's declared result (SpinResulted, or DiceRolled at craps) is noted in the same
+  check;
 - the surveillance room's ResolveVerification closes a verification.
 The checks (checks.py) decide; these functions only fetch, read and hand over."""
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.envelope import Message, utcnow
-from contracts.table import SpinResulted
+from contracts.table import DiceRolled, SpinResulted
 from contracts.vision import DealerResultData, FrameCaptured, ResolveVerification, ResultReadData
 from services.runtime.bus import Rejected
 from services.runtime.evidence import EvidenceStore
@@ -52,6 +53,15 @@ def note_dealer_result(spin: SpinResulted, uow: Checks, _deps: Deps) -> None:
     uow.get_or_create(spin.correlation_id).note_dealer(dealer, spin, utcnow())
 
 
+def note_dealer_roll(roll: DiceRolled, uow: Checks, _deps: Deps) -> None:
+    """The dice the table recorded (from the stickman or the dice service), as the readers
+    write them: sorted, "3-5"."""
+    a, b = sorted(roll.payload.dice)
+    dealer = DealerResultData(table_id=roll.aggregate_id, round_id=roll.payload.round_id,
+                              kind="dice", result=f"{a}-{b}", declared_at=roll.occurred_at)
+    uow.get_or_create(roll.correlation_id).note_dealer(dealer, roll, utcnow())
+
+
 def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps) -> None:
     check = uow.get(command.target_id)
     if check is None:  # never create a check from a command: a typo would open one
@@ -64,7 +74,8 @@ def resolve_verification(command: ResolveVerification, uow: Checks, _deps: Deps)
 # (message, unit of work, deps) -> None, bound to the deps by bootstrap.py (runtime.bus.bind)
 DepsHandlers = dict[type[Message], Callable[[Any, Any, Deps], Any]]
 FRAME_HANDLERS: DepsHandlers = {FrameCaptured: read_captured_frame}
-RESULT_HANDLERS: DepsHandlers = {SpinResulted: note_dealer_result}
+RESULT_HANDLERS: DepsHandlers = {SpinResulted: note_dealer_result,
+                                 DiceRolled: note_dealer_roll}
 COMMAND_HANDLERS: DepsHandlers = {ResolveVerification: resolve_verification}
 
 
