@@ -61,7 +61,7 @@ def rolled(floor, tmp_path_factory):
 
 
 def _called(table: list) -> dict[str, tuple[int, int]]:
-    return {e.correlation_id: tuple(sorted(e.payload.dice)) for e in table
+    return {e.correlation_id: (min(e.payload.dice), max(e.payload.dice)) for e in table
             if isinstance(e, DiceRolled)}
 
 
