@@ -8,7 +8,7 @@ import re
 from pydantic import ValidationError
 
 from contracts.deadletter import DeadLetterCode
-from contracts.envelope import REGISTRY, TYPE_FIELDS, Message, type_field
+from contracts.envelope import REGISTRY, TYPE_FIELDS, Event, Message, type_field
 from contracts.upcast import UPCASTERS, upcast
 
 
@@ -20,6 +20,12 @@ class DecodeError(Exception):
 
 
 def encode(message: Message) -> bytes:
+    """The message's bytes; an event sealed into its hash chain (contracts/chain.py) is sent
+    as the bytes its hash was computed over."""
+    if isinstance(message, Event):
+        wire = message.wire
+        if wire is not None:
+            return wire
     return message.model_dump_json().encode("utf-8")
 
 
@@ -47,6 +53,8 @@ def decode(data: bytes | None) -> Message:
                 # the type and version the model was chosen by are really the message's own
                 # (given at its top level, not defaults), as the full path would have read them
                 if {type_field(model), "schema_version"} <= message.model_fields_set:
+                    if isinstance(message, Event):
+                        message.keep_wire(data)  # the bytes its hash is checked against
                     return message
     return _decode(data)
 
@@ -84,6 +92,8 @@ def _decode(data: bytes | None) -> Message:
     try:
         message = model.model_validate(obj)
         if key not in UPCASTERS:
+            if isinstance(message, Event):
+                message.keep_wire(data)
             return message
         newest = upcast(obj[type_field], message.model_dump(mode="json"))
         return REGISTRY[(newest[type_field], newest["schema_version"])].model_validate(newest)

@@ -10,7 +10,10 @@ from pydantic import AwareDatetime, Field
 from contracts.envelope import Id, Message, message_type, new_id, utcnow
 
 DeadLetterCode = Literal["undecodable", "unknown_type", "invalid_payload", "sequence_gap",
-                         "unknown_aggregate", "handler_error", "poison"]
+                         "unknown_aggregate", "handler_error", "poison",
+                         # a different event at a sequence already applied, or a broken hash
+                         # chain link (contracts/chain.py); the reason names both hashes
+                         "fork", "broken_chain", "forbidden"]
 
 
 KEEP_WHOLE = 64 * 1024   # originals up to this size are kept whole

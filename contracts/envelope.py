@@ -6,13 +6,30 @@ number, when it happened on the floor and when it was recorded, the emitting ser
 causation and correlation ids, and the actor (employee id and role) when a person acted.
 Commands are requests to a service; the service turns an accepted command into events whose
 causation_id is the command id, which is what makes a redelivered command a no-op.
+
+Each aggregate's events form a hash chain (contracts/chain.py): an event names the hash of the
+one before it (`prev_hash`) and carries its own (`hash`), SHA-256 of its encoding with `hash`
+null. Events written before the chain existed have neither; an aggregate's chain starts at its
+first hashed event.
+
+Where each id is unique (its scope), and who makes sure of it:
+- `event_id`: floor-wide (a UUID made by the producer); the projection keys `events` on it.
+- `command_id`: per target aggregate: a command whose id the target has already handled (among
+  its last REMEMBERED_CAUSES causes) is a redelivery and a no-op. Senders use UUIDs.
+- `aggregate_id` + `sequence`: one event per sequence number of an aggregate, ever; a second,
+  different event at a sequence already seen is a fork (the projector quarantines it).
+- table id: floor-wide (OpenTable for an existing table is refused); round id: floor-wide, made
+  by the table service as `<table_id>.<round_number>`; bet id: within its round (a bet id may
+  repeat at another table or in a later round; the table refuses one already placed in the
+  round or still held «en prisión»); round check id: floor-wide (the round's correlation id).
 """
 from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
 
@@ -66,9 +83,42 @@ class Event(Message):
                                   "(a round check is keyed by its table, so the table's owner "
                                   "reads it from the partition it owns)")
 
+    prev_hash: str | None = Field(
+        default=None, description="The `hash` of the aggregate's event before this one (None "
+                                  "for the first hashed event of an aggregate: the chain's "
+                                  "start)")
+    hash: str | None = Field(
+        default=None, description="SHA-256 (hex) of this event's encoding with `hash` null "
+                                  "(contracts/chain.py); None on events from before the chain")
     @property
     def key(self) -> str:
         return self.partition_key or self.aggregate_id
+
+    # The bytes this event was published or received as (contracts/chain.py): encoded once,
+    # hashed and sent as they are. Not a field: not compared, not serialized. Kept in pydantic's
+    # slot for private state rather than as a declared private attribute, which would cost
+    # every event built or decoded an initialisation (a third of a decode).
+    @property
+    def wire(self) -> bytes | None:
+        private = self.__pydantic_private__
+        return private.get("wire") if private else None
+
+    def keep_wire(self, data: bytes | None) -> None:
+        object.__setattr__(self, "__pydantic_private__", {"wire": data} if data else None)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields make equal events, whether or not their bytes are cached."""
+        if not isinstance(other, BaseModel):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy; with changed fields its cached bytes are no longer its own."""
+        copy = super().model_copy(update=update, deep=deep)
+        if update:
+            copy.keep_wire(None)
+        return copy
 
 
 class Command(Message):

@@ -30,6 +30,9 @@ DEALER_COMMANDS = frozenset({"OpenRound", "PlaceBet", "CloseBets", "RecordSpin",
 # instruya al croupier»); the jefe de sala / pit boss manages the section and authorises limit
 # corrections (seed 002 §1.1 m, §1.2.1.1). Both may also do what a dealer does.
 SUPERVISOR_COMMANDS = DEALER_COMMANDS | {"OpenTable", "CloseTable", "ChangeLimits"}
+# Resolving a forked or broken event stream (contracts/audit.py) restores a table's figures:
+# the floor's supervisors and the surveillance room, who control the game's records.
+RESOLVE_FORK = "ResolveStreamFork"
 
 # Devices (issue 13): the croupier records each spin and roll, checks the dice (domain.md
 # §4.2), records the shooter's choice of dice and a die that left the table, and announces the
@@ -46,15 +49,15 @@ DEVICE_SUPERVISOR_COMMANDS = DEVICE_DEALER_COMMANDS | ALERT_COMMANDS | {
 
 PERMISSIONS: Mapping[str, Role] = {
     "dealer": Role(DEALER_COMMANDS | DEVICE_DEALER_COMMANDS, "seed 002 §1.1 h; seed 004 RG §3.2"),
-    "table_supervisor": Role(SUPERVISOR_COMMANDS | DEVICE_SUPERVISOR_COMMANDS,
+    "table_supervisor": Role(SUPERVISOR_COMMANDS | DEVICE_SUPERVISOR_COMMANDS | {RESOLVE_FORK},
                              "jefe de mesa: seed 000 §4.1.3.2, seed 002 §2.1.7.1; "
                              "supervisor (CL): seed 004 RG §3.2"),
-    "pit_manager": Role(SUPERVISOR_COMMANDS | DEVICE_SUPERVISOR_COMMANDS,
+    "pit_manager": Role(SUPERVISOR_COMMANDS | DEVICE_SUPERVISOR_COMMANDS | {RESOLVE_FORK},
                         "jefe de sala / pit boss: seed 002 §1.1 m, §1.2.1.1; seed 004 RG §3.2 "
                         "(«Pitboos»)"),
     # The CCTV room checks a result and may hold its payouts up to 30 minutes (seed 002 §1.3;
     # seed 004 RG §6); it resolves the verification, it does not run the table.
-    "surveillance": Role(frozenset({"ResolveVerification"}) | ALERT_COMMANDS,
+    "surveillance": Role(frozenset({"ResolveVerification", RESOLVE_FORK}) | ALERT_COMMANDS,
                          "seed 002 §1.3; seed 004 RG §6"),
     # Cage, count room and finance: no table commands yet (cage commands come later).
     "cashier": Role(frozenset(), "caja: seed 002 Anexo I §1.1, §2"),

@@ -9,6 +9,7 @@ from functools import cached_property
 
 from kafka.partitioner.default import murmur2
 
+from contracts.audit import AUDIT_EVENTS
 from contracts.deadletter import DeadLetter
 from contracts.devices import (
     DICE_COMMANDS,
@@ -93,11 +94,14 @@ HEALTH_TOPIC = TopicSpec(
     "floor.health", 1, "service name", (ServiceHealth,),
     "Every service instance's periodic health report (stuck or lagging consumers), for the "
     "floor dashboard; only the latest per instance matters.")
+AUDIT_TOPIC = TopicSpec(
+    "floor.audit", 1, "table id", AUDIT_EVENTS,
+    "Supervisors' resolutions of forked or broken event streams (StreamForkResolved).")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
     VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, WHEEL_COMMANDS_TOPIC,
-    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC)}
+    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC, AUDIT_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

@@ -1,10 +1,12 @@
-"""Kafka wiring of the projector: table events, round checks, dead letters and the services'
-health reports into the DuckDB file, one transaction per batch (offsets are committed only
-after the transaction commits)."""
+"""Kafka wiring of the projector: table events, round checks, resolutions of forked streams,
+dead letters and the services' health reports into the DuckDB file, one transaction per batch
+(offsets are committed only after the transaction commits). A forked or broken event is
+dead-lettered (`fork`, `broken_chain`) after its alarm is recorded in the same transaction."""
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -16,6 +18,7 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event, Message
 from contracts.health import ServiceHealth
 from contracts.topics import (
+    AUDIT_TOPIC,
     DEAD_LETTER_TOPIC,
     HEALTH_TOPIC,
     TABLE_EVENTS_TOPIC,
@@ -24,12 +27,19 @@ from contracts.topics import (
 from services.projections import store
 from services.projections.dashboard import dashboard_routes
 from services.projections.health import apply_service_health
-from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
+from services.projections.projector import (
+    ForbiddenResolution,
+    ProjectionBatch,
+    SequenceGap,
+    StreamForked,
+    apply_dead_letter,
+)
 from services.runtime.bus import Bus, Rejected
 from services.runtime.service import Service, run_service
 from services.runtime.settings import Settings
 from services.runtime.store import BatchContext
 
+log = logging.getLogger(__name__)
 SERVICE = "projector"
 # The database file away (disk full, unmounted): wait for it. Any other DuckDB error that keeps
 # failing a batch (a constraint a bad event breaks) is the bus's poison path.
@@ -58,6 +68,10 @@ class ProjectorService:
         bus.consume([VISION_CHECKS_TOPIC], f"{SERVICE}-checks", checks,
                     context=self.transaction, transient=DISK_AWAY,
                     description="Projects CCTV round checks and payout holds.")
+        bus.consume([AUDIT_TOPIC], f"{SERVICE}-audit",
+                    {kind: self.on_event for kind in AUDIT_TOPIC.carries},
+                    context=self.transaction, transient=DISK_AWAY,
+                    description="Projects supervisors' resolutions of forked streams.")
         bus.consume([DEAD_LETTER_TOPIC], f"{SERVICE}-deadletters",
                     {DeadLetter: self.on_dead_letter}, context=self.transaction,
                     transient=DISK_AWAY,
@@ -123,6 +137,16 @@ class ProjectorService:
                 self.bus.stats["duplicates"] += 1
         except SequenceGap as gap:
             raise Rejected("sequence_gap", str(gap)) from None
+        except StreamForked as fork:
+            self.bus.stats[f"stream_forks.{fork.code}"] += 1
+            log.error("StreamForked: event quarantined", extra={
+                "code": fork.code, "aggregate_id": message.aggregate_id,
+                "sequence": message.sequence, "table_id": message.key,
+                "kept_hash": fork.kept, "refused_hash": fork.refused})
+            raise Rejected(fork.code, str(fork)) from None
+        except ForbiddenResolution as refused:
+            log.warning("resolution refused: forbidden", extra={"reason": str(refused)})
+            raise Rejected("forbidden", str(refused)) from None
 
     async def on_dead_letter(self, message: Message, _ctx: BatchContext) -> None:
         assert isinstance(message, DeadLetter) and self._batch is not None

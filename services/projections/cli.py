@@ -1,6 +1,7 @@
-"""`casino report tables` (per-table rounds, wagered, paid, house win and hold % for a range)
-and `casino report holds` (rounds under CCTV verification, their payout holds under the house's
-limit, and the holds released with any lateness)."""
+"""`casino report tables` (per-table rounds, wagered, paid, house win and hold % for a range,
+and whether the figures are reliable), `casino report holds` (rounds under CCTV verification,
+their payout holds under the house's limit, and the holds released with any lateness) and
+`casino report forks` (StreamForked alarms)."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ from services.projections.holds import (
     render_holds,
     render_releases,
 )
-from services.projections.report import render_text, table_report
+from services.projections.report import fork_report, render_forks, render_text, table_report
 from services.runtime.settings import Settings
 
 
@@ -63,7 +64,8 @@ def report() -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per table.")
 def tables(db_path: Path | None, start: datetime | None, end: datetime | None,
            as_json: bool) -> None:
-    """Per table: rounds, amount wagered, amount paid, house win and hold %."""
+    """Per table: rounds, amount wagered, amount paid, house win and hold %; `reliable` is
+    false while the table's event stream has an unresolved StreamForked alarm."""
     with _database(db_path) as con:
         figures = table_report(con, start, end)
     if as_json:
@@ -104,3 +106,23 @@ def holds(db_path: Path | None, expired: bool, released: bool, late: bool,
     else:
         click.echo(render_holds(found, counts, now, [] if expired else corrections,
                                 limit_seconds=limit, releases=[] if expired else releases))
+
+
+@report.command()
+@DB_OPTION
+@click.option("--table", "table_id", default=None, help="Only this table's alarms.")
+@click.option("--open", "open_only", is_flag=True, help="Only the unresolved alarms.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per alarm.")
+def forks(db_path: Path | None, table_id: str | None, open_only: bool, as_json: bool) -> None:
+    """StreamForked alarms: events the projector refused because a table's stream forked (a
+    different event at a sequence already applied) or its hash chain broke, with both hashes.
+    Exit status 1 while any listed alarm is unresolved."""
+    with _database(db_path) as con:
+        found = fork_report(con, table_id, open_only)
+    if as_json:
+        for f in found:
+            click.echo(json.dumps(f.to_dict()))
+    else:
+        click.echo(render_forks(found))
+    if any(f.resolved_at is None for f in found):
+        raise SystemExit(1)

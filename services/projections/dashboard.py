@@ -35,7 +35,7 @@ from services.projections.holds import (
     releases_report,
     time_left,
 )
-from services.projections.report import TableFigures, table_report
+from services.projections.report import StreamFork, TableFigures, fork_report, table_report
 from services.runtime.evidence import EvidenceStore
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -43,6 +43,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}
 td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}
+.alarm{border:3px solid #b00;padding:.5em 1em;margin-bottom:1.5em}
 """
 
 
@@ -130,12 +131,21 @@ def snapshot(db_path: Path, now: datetime | None = None) -> dict[str, Any]:
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
         services = service_states(con, now)
-    return {"figures": figures, "last_pocket": last, "refusals": refusals,
+        forks = fork_report(con)
+    return {"forks": forks, "figures": figures, "last_pocket": last, "refusals": refusals,
             "dead_letters": letters, "dead_letter_count": counted[0],
             "holds": [hold_row(h, now) for h in holds], "late_releases": late,
             "limit_line": limit_line(limit), "prison": prison, "checks": checks,
             "corrections": corrections, "services": services,
-            "alerts": alerts(late, services)}
+            "alerts": alerts(late, services) + fork_alerts(forks)}
+
+
+def fork_alerts(forks: list[StreamFork]) -> list[str]:
+    """A table whose event stream forked or whose hash chain broke: its figures are unreliable
+    until a supervisor resolves it (the section itself: templates/_forks.html)."""
+    tables = sorted({f.table_id for f in forks if f.resolved_at is None})
+    return [f"StreamForked: figures of {t} are UNRELIABLE until resolved "
+            f"(casino audit resolve-fork)" for t in tables]
 
 
 def alerts(late: list[Release], services: list[ServiceState]) -> list[str]:

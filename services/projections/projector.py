@@ -1,6 +1,13 @@
 """Fold table events into the reporting tables. Idempotent: an event already applied (same
-aggregate sequence) is skipped, so replaying the log gives the same tables; a gap in an
-aggregate's sequence is refused, never silently applied."""
+aggregate sequence, same bytes) is skipped, so replaying the log gives the same tables; a gap in
+an aggregate's sequence is refused, never silently applied.
+
+The hash chain is checked as events come (services/runtime/sequence.py): a different event at a
+sequence already applied (a fork: two writers of one table), or one whose chain link does not
+hold (a rewritten event), is never applied nor dropped silently. It is recorded in
+`stream_forks` with both hashes (the StreamForked alarm: the dashboard, `casino report forks`,
+and the table's figures marked unreliable) and refused (`StreamForked`), which the projector
+dead-letters with code `fork` or `broken_chain`. A supervisor's StreamForkResolved clears it."""
 from __future__ import annotations
 
 import contextlib
@@ -11,9 +18,12 @@ from functools import singledispatch
 import duckdb
 import numpy as np
 
-from contracts.deadletter import DeadLetter
+from contracts.audit import StreamForkResolved
+from contracts.chain import link_of, wire_of
+from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Event
 from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected
+from contracts.permissions import RESOLVE_FORK, may
 from contracts.table import (
     BetChanged,
     BetPlaced,
@@ -39,13 +49,29 @@ from contracts.vision import (
     VerificationRequested,
     VerificationResolved,
 )
-from services.runtime.sequence import SequenceGuard, Verdict
+from services.runtime.sequence import Judgement, SequenceGuard, Verdict
 
 
 class SequenceGap(Exception):
     def __init__(self, aggregate_id: str, expected: int, got: int) -> None:
         super().__init__(f"aggregate {aggregate_id}: expected sequence {expected}, got {got}")
         self.expected, self.got = expected, got
+
+
+class StreamForked(Exception):
+    """An event refused because its aggregate's stream forked or its chain broke there; the
+    alarm is already recorded in `stream_forks`."""
+
+    def __init__(self, event: Event, judged: Judgement) -> None:
+        self.code: DeadLetterCode = "fork" if judged.verdict is Verdict.FORK else "broken_chain"
+        self.kept, self.refused = judged.expected, judged.found
+        super().__init__(f"{self.code}: {event.aggregate_id} sequence {event.sequence} "
+                         f"({event.event_type}, table {event.key}): {judged.reason}; kept "
+                         f"hash {self.kept}, refused hash {self.refused}")
+
+
+class ForbiddenResolution(Exception):
+    """A StreamForkResolved from an actor whose role may not resolve forks."""
 
 
 class ProjectionBatch:
@@ -58,34 +84,96 @@ class ProjectionBatch:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
-        self.guard = SequenceGuard(dict(con.execute("SELECT * FROM positions").fetchall()))
+        positions = con.execute("SELECT aggregate_id, sequence, head FROM positions").fetchall()
+        self.guard = SequenceGuard({a: s for a, s, _ in positions},
+                                   {a: h for a, _, h in positions}, self._digest_at)
         self._events: list[list[object]] = []
         self.bets_placed: list[list[object]] = []
-        # by bet id: a stake «en prisión» is settled twice (prison, then the next spin's
-        # decision), possibly in one batch, and only its last state may reach the row
-        self.bets_settled: dict[str, list[object]] = {}
+        # by (round placed in, bet id) — a bet id is unique within its round: a stake «en
+        # prisión» is settled twice (prison, then the next spin's decision), possibly in one
+        # batch, and only its last state may reach the row
+        self.bets_settled: dict[tuple[str, str], list[object]] = {}
         # by round id: the round's columns this batch set (ROUND_COLUMNS); `opened` rounds are
         # inserted, the others updated (a NULL leaves the row's value)
         self.rounds: dict[str, dict[str, object]] = {}
         self.opened: set[str] = set()
         self.rejections: list[list[object]] = []
         self._moved: set[str] = set()
+        # (table, bet id) -> the round of its latest placement in this batch: the open bet
+        self.open_bets: dict[tuple[str, str], str] = {}
+        self._games: dict[str, str | None] = {}
+        # aggregate -> (from sequence, {sequence: digest}) of events projected before
+        self._earlier: dict[str, tuple[int, dict[int, str | None]]] = {}
 
     def apply(self, event: Event) -> bool:
-        """Apply one event; False when it was a duplicate. Raises SequenceGap on a gap."""
-        verdict = self.guard.check(event.aggregate_id, event.sequence)
-        if verdict is Verdict.DUPLICATE:
+        """Apply one event; False when it was a redelivery. Raises SequenceGap on a gap and
+        StreamForked (after recording the alarm) on a fork or a broken chain link."""
+        wire = wire_of(event)   # the bytes it came in: hashed and kept, not encoded again
+        link = link_of(event, wire)
+        judged = self.guard.judge(link)
+        if judged.verdict is Verdict.DUPLICATE:
             return False
-        if verdict is Verdict.GAP:
+        if judged.verdict is Verdict.GAP:
             raise SequenceGap(event.aggregate_id, self.guard.expected(event.aggregate_id),
                               event.sequence)
+        if judged.verdict is not Verdict.APPLY:
+            self.stream_forked(event, judged)
+            raise StreamForked(event, judged)
         project(event, self)
         self._events.append([event.event_id, event.event_type, event.aggregate_id,
                              event.sequence, event.occurred_at, event.recorded_at,
-                             event.producer, event.model_dump_json()])
-        self.guard.advance(event.aggregate_id, event.sequence)
+                             event.producer, wire.decode(), link.digest])
+        self.guard.advance(event.aggregate_id, event.sequence, link)
         self._moved.add(event.aggregate_id)
         return True
+
+    def placed_in(self, table_id: str, bet_id: str, decided_in: str,
+                  imprisoned_from: str | None) -> str:
+        """The round a bet being decided (or changed) was placed in. A bet id is unique within
+        its round, and the table refuses one still open (in the round, «en prisión», on a
+        craps layout), so the open bet of that id is its latest placement at the table: one
+        made in this batch, a stake in prison's round, the deciding round at a game whose
+        bets are decided in their round, else the latest row written (a craps bet placed rolls
+        ago)."""
+        if imprisoned_from is not None:
+            return imprisoned_from
+        known = self.open_bets.get((table_id, bet_id))
+        if known is not None:
+            return known
+        if self._game(table_id) not in LAYOUT_GAMES:
+            return decided_in
+        rows = self.con.execute(
+            "SELECT b.round_id FROM bets b JOIN rounds r USING (round_id) WHERE b.table_id = ? "
+            "AND b.bet_id = ? ORDER BY r.round_number DESC LIMIT 1", [table_id, bet_id]).fetchall()
+        return str(rows[0][0]) if rows else decided_in
+
+    def _game(self, table_id: str) -> str | None:
+        if table_id not in self._games:
+            rows = self.con.execute("SELECT game FROM tables WHERE table_id = ?",
+                                    [table_id]).fetchall()
+            self._games[table_id] = rows[0][0] if rows else None
+        return self._games[table_id]
+
+    def _digest_at(self, aggregate_id: str, sequence: int) -> str | None:
+        """The digest of the event projected at an earlier sequence (None: not known). Copies
+        come in runs (a redelivered batch, a second writer), so the digests from `sequence`
+        on are read at once, one scan of `events` per aggregate and run, not per copy."""
+        known = self._earlier.get(aggregate_id)
+        if known is None or sequence < known[0]:
+            rows = self.con.execute("SELECT sequence, digest FROM events WHERE aggregate_id = ? "
+                                    "AND sequence >= ?", [aggregate_id, sequence]).fetchall()
+            known = self._earlier[aggregate_id] = (sequence, dict(rows))
+        return known[1].get(sequence)
+
+    def stream_forked(self, event: Event, judged: Judgement) -> None:
+        """The StreamForked alarm: kept until a supervisor resolves it."""
+        self.con.execute(
+            "INSERT OR IGNORE INTO stream_forks (aggregate_id, sequence, table_id, kind, "
+            "kept_hash, refused_hash, event_id, event_type, reason, detected_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now())",
+            [event.aggregate_id, event.sequence, event.key, judged.verdict.value,
+             judged.expected, judged.found or "(none)", event.event_id, event.event_type,
+             judged.reason])
 
     def round(self, round_id: str) -> dict[str, object]:
         """The buffered columns of a round (to set at flush)."""
@@ -110,13 +198,8 @@ class ProjectionBatch:
             " FROM v WHERE rounds.round_id = v.round_id", ROUND_COLUMNS, changed)
         self.rounds, self.opened = {}, set()
 
-    def flush(self) -> None:
-        """Write the buffered rows: inserts before the updates that may target them."""
-        _write(self.con, "INSERT INTO events SELECT event_id, event_type, aggregate_id, "
-                         "sequence::BIGINT, occurred_at::TIMESTAMPTZ, recorded_at::TIMESTAMPTZ, "
-                         "producer, body FROM v",
-               ("event_id", "event_type", "aggregate_id", "sequence", "occurred_at",
-                "recorded_at", "producer", "body"), self._events)
+    def flush_bets(self) -> None:
+        """Write the buffered bets placed now (before a statement that reads them)."""
         _write(self.con, "INSERT INTO bets (bet_id, round_id, table_id, seat, player_id, kind, "
                          "selection, stake, currency, placed_at, excess_returned, limit_rule) "
                          "SELECT bet_id, round_id, table_id, seat::INTEGER, player_id, kind, "
@@ -125,6 +208,18 @@ class ProjectionBatch:
                ("bet_id", "round_id", "table_id", "seat", "player_id", "kind", "selection",
                 "stake", "currency", "placed_at", "excess_returned", "limit_rule"),
                self.bets_placed)
+        self.bets_placed = []
+
+    def flush(self) -> None:
+        """Write the buffered rows: inserts before the updates that may target them."""
+        _write(self.con, "INSERT INTO events (event_id, event_type, aggregate_id, sequence, "
+                         "occurred_at, recorded_at, producer, body, digest) "
+                         "SELECT event_id, event_type, aggregate_id, "
+                         "sequence::BIGINT, occurred_at::TIMESTAMPTZ, recorded_at::TIMESTAMPTZ, "
+                         "producer, body, digest FROM v",
+               ("event_id", "event_type", "aggregate_id", "sequence", "occurred_at",
+                "recorded_at", "producer", "body", "digest"), self._events)
+        self.flush_bets()
         self.flush_rounds()
         _write(self.con, "INSERT INTO rejections SELECT event_id, table_id, round_id::VARCHAR, "
                          "bet_id::VARCHAR, command_type, code, field, reason, rule, "
@@ -132,16 +227,20 @@ class ProjectionBatch:
         _write(self.con, "UPDATE bets SET paid = v.paid::BIGINT, net = v.net::BIGINT, "
                          "outcome = v.outcome::VARCHAR, rule = v.rule::VARCHAR, "
                          "settled_at = coalesce(v.settled_at::TIMESTAMPTZ, bets.settled_at) "
-                         "FROM v WHERE bets.bet_id = v.bet_id",
-               ("bet_id", "paid", "net", "outcome", "rule", "settled_at"),
+                         "FROM v WHERE bets.round_id = v.round_id AND bets.bet_id = v.bet_id",
+               ("round_id", "bet_id", "paid", "net", "outcome", "rule", "settled_at"),
                list(self.bets_settled.values()))
-        _write(self.con, "INSERT OR REPLACE INTO positions SELECT aggregate_id, "
-                         "sequence::BIGINT FROM v", ("aggregate_id", "sequence"),
-               [[a, self.guard.positions[a]] for a in sorted(self._moved)])
+        _write(self.con, "INSERT OR REPLACE INTO positions (aggregate_id, sequence, head) "
+                         "SELECT aggregate_id, sequence::BIGINT, head::VARCHAR FROM v",
+               ("aggregate_id", "sequence", "head"),
+               [[a, self.guard.positions[a], self.guard.heads.get(a)]
+                for a in sorted(self._moved)])
         self._events, self.bets_placed, self.bets_settled, self._moved = [], [], {}, set()
         self.rejections = []
 
 
+# Games whose bets stay on the layout across rounds (a craps roll is a round).
+LAYOUT_GAMES = frozenset({"craps", "mini_craps"})
 REJECTION_COLUMNS = ("event_id", "table_id", "round_id", "bet_id", "command_type", "code", "field",
                      "reason", "rule", "rejected_at")
 # The columns of `rounds` its buffered rows carry, with their types.
@@ -273,6 +372,7 @@ def _(e: BetPlaced, batch: ProjectionBatch) -> None:
     if bet.on is not None:  # craps odds: the line bet they back
         selection = f"on {bet.on}"
     excess = p.excess_returned.amount if p.excess_returned is not None else None
+    batch.open_bets[(e.aggregate_id, p.bet_id)] = p.round_id
     batch.bets_placed.append([p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind,
                               selection, bet.stake.amount, bet.stake.currency, e.occurred_at,
                               excess, p.limit_rule or None])
@@ -281,8 +381,9 @@ def _(e: BetPlaced, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: BetSettled, batch: ProjectionBatch) -> None:
     p = e.payload
-    batch.bets_settled[p.bet_id] = [p.bet_id, p.paid.amount, p.net, p.outcome, p.rule,
-                                    e.occurred_at]
+    placed_in = batch.placed_in(e.aggregate_id, p.bet_id, p.round_id, p.imprisoned_from)
+    batch.bets_settled[(placed_in, p.bet_id)] = [placed_in, p.bet_id, p.paid.amount, p.net,
+                                                 p.outcome, p.rule, e.occurred_at]
 
 
 @project.register
@@ -324,12 +425,13 @@ def _(e: BetChanged, batch: ProjectionBatch) -> None:
     (what went back to the player was never wagered). The bet may still be in this batch's
     buffer of placed bets, or written by an earlier batch."""
     p = e.payload
-    for row in batch.bets_placed:
+    for row in reversed(batch.bets_placed):   # the latest placement of the id is the open one
         if row[0] == p.bet_id and row[2] == e.aggregate_id:
             row[7] = p.amount
             return
-    batch.con.execute("UPDATE bets SET stake = ? WHERE bet_id = ? AND table_id = ?",
-                      [p.amount, p.bet_id, e.aggregate_id])
+    placed_in = batch.placed_in(e.aggregate_id, p.bet_id, p.round_id, None)
+    batch.con.execute("UPDATE bets SET stake = ? WHERE round_id = ? AND bet_id = ?",
+                      [p.amount, placed_in, p.bet_id])
 
 
 # ----- payout holds and corrections (table service) ------------------------------------------
@@ -387,10 +489,27 @@ def _(e: SettlementCorrected, batch: ProjectionBatch) -> None:
         # Through the same buffer as BetSettled, so the later of the two reaches the row. The
         # bet keeps its settlement time (None here: the row's own), so a correction made the
         # next day does not move the bet into that day's report.
-        earlier = batch.bets_settled.get(c.bet_id)
-        batch.bets_settled[c.bet_id] = [c.bet_id, c.paid_after.amount,
-                                        c.paid_after.amount - c.stake.amount, c.outcome_after,
-                                        c.rule, earlier[5] if earlier else None]
+        key = (_placed_in(batch, e.aggregate_id, p.round_id, c.bet_id), c.bet_id)
+        earlier = batch.bets_settled.get(key)
+        batch.bets_settled[key] = [*key, c.paid_after.amount,
+                                   c.paid_after.amount - c.stake.amount, c.outcome_after,
+                                   c.rule, earlier[6] if earlier else None]
+
+
+def _placed_in(batch: ProjectionBatch, table_id: str, round_id: str, bet_id: str) -> str:
+    """The round a corrected bet was placed in: the corrected round, or for a stake «en
+    prisión» that round decided, the table's latest earlier round with a bet of that id (the
+    table refuses a bet id while a stake with it is in prison)."""
+    if any(b[0] == bet_id and b[1] == round_id for b in batch.bets_placed):
+        return round_id
+    if batch.bets_placed:
+        batch.flush_bets()
+    rows = batch.con.execute(
+        "SELECT b.round_id FROM bets b JOIN rounds r USING (round_id) WHERE b.table_id = ? "
+        "AND b.bet_id = ? AND r.round_number <= (SELECT round_number FROM rounds "
+        "WHERE round_id = ?) ORDER BY r.round_number DESC LIMIT 1",
+        [table_id, bet_id, round_id]).fetchall()
+    return str(rows[0][0]) if rows else round_id
 
 
 # ----- CCTV round checks (floor.vision.checks) ------------------------------------------------
@@ -453,3 +572,23 @@ def _(e: ResolutionRefused, batch: ProjectionBatch) -> None:
                       "'RESOLUTION_REFUSED', ?, ?, '', ? FROM round_checks WHERE check_id = ?",
                       [e.event_id, p.command_type, p.field, p.reason, e.occurred_at,
                        e.aggregate_id])
+
+
+# ----- audit: resolutions of forked streams (floor.audit) -----------------------------------
+
+@project.register
+def _(e: StreamForkResolved, batch: ProjectionBatch) -> None:
+    """Every open StreamForked alarm of the table is resolved: its figures are reliable again.
+    Only a role allowed to (contracts/permissions.py) may; another's is refused, not applied."""
+    if e.actor is None or not may(e.actor.role, RESOLVE_FORK):
+        role = e.actor.role if e.actor else "no actor"
+        raise ForbiddenResolution(f"actor.role: {role} may not resolve a forked stream "
+                                  f"({RESOLVE_FORK})")
+    p = e.payload
+    open_alarms = batch.con.execute(
+        "UPDATE stream_forks SET resolved_at = ?, resolved_by = ?, resolution_id = ? "
+        "WHERE table_id = ? AND resolved_at IS NULL",
+        [e.occurred_at, e.actor.employee_id, e.aggregate_id, p.table_id]).fetchall()
+    batch.con.execute("INSERT OR IGNORE INTO fork_resolutions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      [e.aggregate_id, p.table_id, e.actor.employee_id, e.actor.role, p.note,
+                       open_alarms[0][0] if open_alarms else 0, e.occurred_at])

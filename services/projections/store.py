@@ -1,5 +1,11 @@
 """The projection database (a DuckDB file): schema and short-lived connections.
 
+A file written by an older version opens as it is: the schema only adds (CREATE ... IF NOT
+EXISTS, ALTER ... ADD COLUMN IF NOT EXISTS), and the one key that changed (bets, now keyed by
+round and bet id) is moved over when a writer first opens the file: older files need no
+rebuild. (Rebuilding from the log would also need the projector's consumer-group offsets reset
+to the beginning, since the file's `positions` start over.)
+
 DuckDB lets one process write a file, or several read it, never both at once. So the projector
 holds the file only while it is busy (see app.ProjectorService), and readers in other processes
 (`casino report`) retry briefly when they meet the writer's lock.
@@ -26,11 +32,13 @@ CREATE TABLE IF NOT EXISTS rounds (
     round_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_number BIGINT,
     opened_at TIMESTAMPTZ, closed_at TIMESTAMPTZ, pocket VARCHAR, settled_at TIMESTAMPTZ,
     bet_count BIGINT, wagered BIGINT, paid BIGINT, house_win BIGINT);
+-- A bet id is unique within its round (contracts/envelope.py), round ids floor-wide: bets are
+-- keyed by both. A file from before keyed them by bet id alone; `_rekey_bets` moves its rows.
 CREATE TABLE IF NOT EXISTS bets (
-    bet_id VARCHAR PRIMARY KEY, round_id VARCHAR, table_id VARCHAR, seat INTEGER,
+    bet_id VARCHAR, round_id VARCHAR, table_id VARCHAR, seat INTEGER,
     player_id VARCHAR, kind VARCHAR, selection VARCHAR, stake BIGINT, currency VARCHAR,
     placed_at TIMESTAMPTZ, paid BIGINT, net BIGINT, outcome VARCHAR, rule VARCHAR,
-    settled_at TIMESTAMPTZ);
+    settled_at TIMESTAMPTZ, PRIMARY KEY (round_id, bet_id));
 CREATE TABLE IF NOT EXISTS rejections (
     event_id VARCHAR PRIMARY KEY, table_id VARCHAR, round_id VARCHAR, bet_id VARCHAR,
     command_type VARCHAR, code VARCHAR, field VARCHAR, reason VARCHAR, rule VARCHAR,
@@ -89,6 +97,22 @@ CREATE TABLE IF NOT EXISTS service_health (
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);
+-- The hash chain (contracts/chain.py): each projected event's digest (its hash, for a hashed
+-- event), and each aggregate's chain head. Rows from before have none: a copy of such an event
+-- counts as a redelivery, and the aggregate's chain is checked from its next event on.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS digest VARCHAR;
+ALTER TABLE positions ADD COLUMN IF NOT EXISTS head VARCHAR;
+-- StreamForked alarms: an event at a sequence already projected with other content (`fork`),
+-- or one whose chain link does not hold (`broken_link`). The table's figures are unreliable
+-- while one is unresolved; a supervisor's StreamForkResolved resolves them.
+CREATE TABLE IF NOT EXISTS stream_forks (
+    aggregate_id VARCHAR, sequence BIGINT, table_id VARCHAR, kind VARCHAR,
+    kept_hash VARCHAR, refused_hash VARCHAR, event_id VARCHAR, event_type VARCHAR,
+    reason VARCHAR, detected_at TIMESTAMPTZ, resolved_at TIMESTAMPTZ, resolved_by VARCHAR,
+    resolution_id VARCHAR, PRIMARY KEY (aggregate_id, sequence, refused_hash));
+CREATE TABLE IF NOT EXISTS fork_resolutions (
+    resolution_id VARCHAR PRIMARY KEY, table_id VARCHAR, resolved_by VARCHAR, role VARCHAR,
+    note VARCHAR, forks INTEGER, resolved_at TIMESTAMPTZ);
 """
 
 
@@ -124,8 +148,37 @@ def open_db(path: Path, *, read_only: bool = False,
     waiting_flag(path).unlink(missing_ok=True)
     if not read_only and str(path) not in _SCHEMA_READY:
         con.execute(SCHEMA)
+        _rekey_bets(con)
         _SCHEMA_READY.add(str(path))
     return con
+
+
+def _rekey_bets(con: duckdb.DuckDBPyConnection) -> None:
+    """A file from before keyed `bets` by bet id alone (DuckDB cannot change a primary key in
+    place): its rows move to a table keyed by (round_id, bet_id), in one transaction."""
+    key = con.execute("SELECT constraint_column_names FROM duckdb_constraints() "
+                      "WHERE table_name = 'bets' AND constraint_type = 'PRIMARY KEY' "
+                      "AND database_name = current_database()").fetchone()
+    if key is None or list(key[0]) != ["bet_id"]:
+        return
+    columns = [name for (name,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'bets' "
+        "AND database_name = current_database() ORDER BY column_index").fetchall()]
+    listed = ", ".join(f'"{c}"' for c in columns)
+    types = dict(con.execute("SELECT column_name, data_type FROM duckdb_columns() WHERE "
+                             "table_name = 'bets' AND database_name = current_database()"
+                             ).fetchall())
+    con.begin()
+    try:
+        con.execute("CREATE TABLE bets_by_round (" + ", ".join(
+            f'"{c}" {types[c]}' for c in columns) + ", PRIMARY KEY (round_id, bet_id))")
+        con.execute(f"INSERT INTO bets_by_round ({listed}) SELECT {listed} FROM bets")
+        con.execute("DROP TABLE bets")
+        con.execute("ALTER TABLE bets_by_round RENAME TO bets")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
 
 
 @contextlib.contextmanager

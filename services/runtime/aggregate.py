@@ -6,6 +6,12 @@ A handler checks a command (or an event it reacts to) against the state and call
 for publishing; the unit of work (store.py) collects and publishes what is queued. Rebuilding
 is applying the stored events in order. Every event records the message that caused it, so a
 redelivered message can be recognised (`has_handled`).
+
+Every event `trigger` makes is sealed into the aggregate's hash chain (contracts/chain.py): it
+names the hash of the aggregate's last event (`prev_hash`) and carries its own, computed here,
+once, for every aggregate of every service. The last hash is part of the snapshot, so a
+restarted service carries the chain on. An aggregate whose last event is from before the chain
+(no hash) starts its chain at its next event.
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
+from contracts.chain import seal
 from contracts.envelope import Command, Event
 
 E = TypeVar("E", bound=Event)
@@ -39,6 +46,7 @@ class Aggregate:
         self.id = aggregate_id
         self.version = 0
         self.partition_key: str | None = None  # None: events are keyed by the aggregate id
+        self.last_hash: str | None = None  # the hash chain's head: the last event's hash
         self._handled: OrderedDict[str, None] = OrderedDict()
         self._pending: list[Event] = []
 
@@ -56,6 +64,7 @@ class Aggregate:
                                 f"got {event.sequence} ({event.event_type})")
         self.mutate(event)
         self.version = event.sequence
+        self.last_hash = event.hash
         if event.partition_key:
             self.partition_key = event.partition_key
         if event.causation_id:
@@ -84,8 +93,9 @@ class Aggregate:
             occurred_at=occurred_at or _time_of(cause), producer=self.PRODUCER,
             causation_id=cause_id(cause), correlation_id=cause.correlation_id,
             actor=cause.actor, payload=payload, partition_key=self.partition_key,
+            prev_hash=self.last_hash,
         )
-        event = event_cls(**fields)
+        event = seal(event_cls(**fields))
         self.apply(event)
         self._pending.append(event)
         return event
@@ -110,9 +120,10 @@ class Aggregate:
 
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to carry on from this version: the subclass's state, the
-        remembered causes and the partition key."""
+        remembered causes, the partition key and the hash chain's head (a checkpoint of the
+        chain: `casino audit verify` checks it against the log)."""
         return {"state": self.snapshot_state(), "handled": list(self._handled),
-                "partition_key": self.partition_key}
+                "partition_key": self.partition_key, "last_hash": self.last_hash}
 
     def load_snapshot(self: A, version: int, snap: dict[str, Any]) -> A:
         """This aggregate (new, from the service's factory) brought to `version` by `snap`,
@@ -120,6 +131,7 @@ class Aggregate:
         self.restore_state(snap["state"])
         self.version = version
         self.partition_key = snap.get("partition_key")
+        self.last_hash = snap.get("last_hash")  # None from a snapshot older than the chain
         for cause in snap.get("handled", ()):
             self._remember(cause)
         return self

@@ -4,7 +4,10 @@
   latest snapshot block (if any) and replays the events after it. An event at or below an
   aggregate's version is a redelivery (skipped); one beyond the next is a gap: that aggregate is
   marked broken, logged, and every later message for it is dead-lettered — never silently
-  applied or skipped.
+  applied or skipped. A forked log (two writers of one aggregate) is followed along the chain
+  of the version first written, as the projector does: the other writer's events (at sequences
+  already applied, and those naming them as predecessors) are skipped and logged, so the
+  aggregate carries on from the first version's head and its next events project.
 - **A unit of work per consumed batch.** `async with store.unit_of_work() as uow:` hands out
   aggregates; after each message `keep()` collects what it triggered, and on leaving the block
   the events are published (in order, to the partition of their key) before the batch's offsets
@@ -112,6 +115,8 @@ class AggregateStore(Generic[A]):
         self.last_load: LoadReport | None = None
         self.lock = asyncio.Lock()
         self._stale: set[int] = set()
+        # while loading: per aggregate, the hashes of a forked log's other version
+        self._off_chain: dict[str, set[str]] = {}
         # Run (as tasks, outside the lock) once newly owned partitions are loaded: what the
         # previous owner may have left due while it was dying (a table's expired payout holds).
         self.on_owned: list[Callable[[set[int]], Awaitable[None]]] = []
@@ -172,6 +177,7 @@ class AggregateStore(Generic[A]):
         started = time.perf_counter()
         report = LoadReport(sorted(partitions))
         self._forget(partitions)
+        self._off_chain = {}
         async with self._reader() as reader:
             for p in sorted(partitions):
                 began = time.perf_counter()
@@ -222,7 +228,20 @@ class AggregateStore(Generic[A]):
             aggregate = self.aggregates[aid] = self.factory(aid)
             self.partition_of[aid] = partition
         if event.sequence <= aggregate.version:
-            return  # already applied (a snapshot covers it, or a redelivered copy)
+            # already applied (a snapshot covers it, or a redelivered copy), or another
+            # writer's event at that sequence: what names it as predecessor is off the chain
+            if event.hash is not None and event.hash != aggregate.last_hash:
+                self._off_chain.setdefault(aid, set()).add(event.hash)
+            return
+        if event.prev_hash is not None and event.prev_hash != aggregate.last_hash \
+                and event.prev_hash in self._off_chain.get(aid, ()):
+            assert event.hash is not None  # it names a predecessor: it is sealed
+            self._off_chain[aid].add(event.hash)
+            log.error("forked log: another writer's event skipped (its chain left this "
+                      "aggregate's at an earlier sequence)", extra={
+                          "aggregate_id": aid, "sequence": event.sequence,
+                          "prev_hash": event.prev_hash, "head": aggregate.last_hash})
+            return
         try:
             aggregate.apply(event)
         except SequenceError as err:

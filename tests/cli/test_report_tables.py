@@ -57,6 +57,6 @@ def test_json_rows_name_the_game_and_the_variant(
     assert list(row)[:4] == ["table_id", "game", "variant", "currency"]
     assert row == {"table_id": "RUL-01", "game": "roulette", "variant": "european",
                    "currency": "BOB", "rounds": 1, "wagered": 1000, "paid": 36_000,
-                   "house_win": -35_000, "hold_pct": "-3500.00"}
+                   "house_win": -35_000, "hold_pct": "-3500.00", "reliable": True}
     text = run("report", "tables", "--db", str(db)).stdout
     assert "RUL-01    roulette" in text

@@ -95,7 +95,10 @@ def read_topic(bootstrap: str, topic: str) -> list:
 def figures_from_events(events: list) -> dict[str, dict]:
     """The report's figures, computed from the raw events without the projection."""
     out: dict[str, dict] = defaultdict(lambda: {"rounds": 0, "wagered": 0, "paid": 0})
+    hashes: dict[tuple[str, int], set] = defaultdict(set)   # a table is reliable unforked
     for e in events:
+        if hasattr(e, "sequence"):
+            hashes[(e.key, e.sequence)].add(e.hash)
         if isinstance(e, RoundSettled):
             out[e.aggregate_id]["rounds"] += 1
         elif isinstance(e, BetSettled):  # a stake «en prisión» is wagered once, where it went in
@@ -104,7 +107,8 @@ def figures_from_events(events: list) -> dict[str, dict]:
             out[e.aggregate_id]["paid"] += e.payload.paid.amount
     for table_id, f in out.items():
         f.update(table_id=table_id, game="roulette", variant="european", currency="BOB",
-                 house_win=f["wagered"] - f["paid"])
+                 house_win=f["wagered"] - f["paid"],
+                 reliable=all(len(h) == 1 for (t, _), h in hashes.items() if t == table_id))
         hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
         f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
     return dict(out)

@@ -59,7 +59,9 @@ def figures_from_events(events: list) -> dict[str, dict]:
     decides it, whatever roll it was placed in."""
     out: dict[str, dict] = defaultdict(lambda: {"rounds": 0, "wagered": 0, "paid": 0})
     labels = {}
+    hashes: dict[tuple[str, int], set] = defaultdict(set)   # reliable: no sequence forked
     for e in events:
+        hashes[(e.aggregate_id, e.sequence)].add(e.hash)
         if isinstance(e, TableOpened):
             labels[e.aggregate_id] = {"game": e.payload.game, "variant": e.payload.variant,
                                       "currency": e.payload.currency}
@@ -69,7 +71,8 @@ def figures_from_events(events: list) -> dict[str, dict]:
             out[e.aggregate_id]["wagered"] += e.payload.stake.amount
             out[e.aggregate_id]["paid"] += e.payload.paid.amount
     for table_id, f in out.items():
-        f.update(table_id=table_id, house_win=f["wagered"] - f["paid"], **labels[table_id])
+        f.update(table_id=table_id, house_win=f["wagered"] - f["paid"], **labels[table_id],
+                 reliable=all(len(h) == 1 for (t, _), h in hashes.items() if t == table_id))
         hold = Decimal(f["house_win"]) * 100 / Decimal(f["wagered"])
         f["hold_pct"] = str(hold.quantize(Decimal("0.01"), ROUND_HALF_EVEN))
     return dict(out)

@@ -1,13 +1,16 @@
 """A message that can never be applied does not stop a consumer (issue 12's probe): two tables
-that both use bet id "b1" broke the projector's bets key, and the batch was redelivered forever
-while every later table on that partition stayed out of DuckDB. Now the batch is tried a record
-at a time after 3 failures; the record that fails alone is dead-lettered as poison, and the rest
-of the partition is projected. Real broker, real projector, real DuckDB file."""
+that both used bet id "b1" broke the projector's bets key, and the batch was redelivered forever
+while every later table on that partition stayed out of DuckDB. Bets are now keyed by round and
+bet id (tests/e2e/test_forks.py), so the poison here is an event that reuses another's event id
+(the projection's `events` key, floor-wide). The batch is tried a record at a time after 3
+failures; the record that fails alone is dead-lettered as poison, and the rest of the partition
+is projected. Real broker, real projector, real DuckDB file."""
 from __future__ import annotations
 
 import asyncio
 
 from contracts import decode, encode
+from contracts.chain import seal
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.table import OpenRound, OpenTable, PlaceBet, TableOpenedData
@@ -45,8 +48,11 @@ def opened_with_bet(table_id: str, with_bet: bool) -> list[Event]:
 def test_a_poison_event_is_dead_lettered_and_the_partition_moves_on(floor: Settings, tmp_path):
     db = tmp_path / "floor.duckdb"
     first, second, later = same_partition_tables(3)
-    events = (opened_with_bet(first, True) + opened_with_bet(second, True)
-              + opened_with_bet(later, False))
+    firsts, seconds = opened_with_bet(first, True), opened_with_bet(second, True)
+    # the second table's bet, written again (and sealed again) under the first's event id
+    seconds[-1] = seal(seconds[-1].model_copy(update={"event_id": firsts[-1].event_id,
+                                                      "hash": None}))
+    events = firsts + seconds + opened_with_bet(later, False)
     produce_raw(floor.bootstrap, TABLE_EVENTS_TOPIC.name,
                 [(e.key.encode(), encode(e)) for e in events])
 
@@ -65,7 +71,7 @@ def test_a_poison_event_is_dead_lettered_and_the_partition_moves_on(floor: Setti
     letters = [decode(r.value) for r in read_topic(floor.bootstrap, DEAD_LETTER_TOPIC.name)]
     poison = [d for d in letters if isinstance(d, DeadLetter) and d.code == "poison"]
     assert len(poison) == 1, letters
-    assert 'Duplicate key "bet_id: b1"' in poison[0].reason, poison[0].reason
+    assert f'Duplicate key "event_id: {firsts[-1].event_id}"' in poison[0].reason, poison[0].reason
     original = decode(poison[0].original())
     assert isinstance(original, Event) and original.aggregate_id == second  # the second bet
     assert query(db, "SELECT table_id FROM bets WHERE bet_id = 'b1'") == [(first,)]

@@ -15,7 +15,9 @@ from tests.table.test_holds import requested, resolved
 from tests.table.test_session_rules import opened
 from tests.table.unit import bet, cmd, handle, hold, resolve
 
-VOLATILE = {"event_id", "recorded_at"}
+# hash covers event_id and recorded_at; prev_hash then names that hash (checked apart: both
+# sessions carry one chain on from the snapshot's head)
+VOLATILE = {"event_id", "recorded_at", "hash", "prev_hash"}
 
 
 def restored(table: TableSession) -> TableSession:
@@ -51,6 +53,7 @@ def test_a_restored_session_produces_the_same_events_as_the_original():
         ours = [e for c in commands for e in handle(table, c)]
         theirs = [e for c in commands for e in handle(copy, c)]
         assert same(ours, theirs), f"round {n}"
+        assert ours[0].prev_hash == theirs[0].prev_hash is not None  # the chain carries on
         if n % 5 == 0:  # a hold on this round, corrected on CCTV
             rid, check = table.current.round_id, f"chk-{n}"
             copy, request = restored(table), requested(round_id=rid, check=check)
