@@ -177,15 +177,20 @@ def _calibrate_wheel(image: np.ndarray, out: str, variant: str) -> None:
     click.echo(json.dumps(result.to_json()))
 
 
-def set_reader(kind: str) -> Callable[[np.ndarray, dict[str, Any]], Any]:
-    """(image, label) -> reading, using the label's per-frame camera data when it has it."""
+def set_reader(kind: str, calibrated: bool = True) -> Callable[[np.ndarray, dict[str, Any]], Any]:
+    """(image, label) -> reading. `calibrated`: use the label's per-frame camera data when it
+    has it (the synthetic generator's sets); otherwise read as a new camera is read, with no
+    calibration at all."""
     keep_frame_buffers()
     if kind == "dice":
         from services.vision.dice import calibration as cal
         from services.vision.dice.reader import read_dice
         default = cal.synth_default()
-        return lambda image, label: read_dice(
-            image, cal.DiceCalibration.from_json(label["calibration"])
-            if label.get("calibration") else default)
+
+        def dice(image: np.ndarray, label: dict[str, Any]) -> Any:
+            if calibrated and label.get("calibration"):
+                return read_dice(image, cal.DiceCalibration.from_json(label["calibration"]))
+            return read_dice(image, default)
+        return dice
     from services.vision.wheel.reader import read_wheel
     return lambda image, label: read_wheel(image, variant=label.get("variant", "european"))
