@@ -55,9 +55,16 @@ DARK_PIP_OFFSET = 0.15
 STRAY_GAP = 2.0
 
 
-def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
-    """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS)."""
+def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> Reading:
+    """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS).
+
+    Without a calibration nothing is assumed about the camera: the die size is measured in
+    the frame itself (scale.py) and the whole frame is the landing area; a frame where no die
+    can be seen is `no_dice`."""
     image = _as_bgr(image)
+    if calibration is None:
+        from services.vision.dice.pipfinder import read_uncalibrated
+        return read_uncalibrated(image)
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
