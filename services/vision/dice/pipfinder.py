@@ -190,13 +190,7 @@ def _ends(image: np.ndarray, centre: tuple[float, float], side: float, angle: fl
     t = np.radians(angle)
     ax, ay = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
     c = np.array(centre)
-    body_uv = np.array([(0.135, 0.135), (-0.135, 0.135), (0.135, -0.135), (-0.135, -0.135),
-                        (0.4, 0.135), (-0.4, -0.135), (0.135, -0.4), (-0.135, 0.4)])
-    k = np.linspace(-0.7, 0.7, 7)[:-1]
-    ring_uv = np.concatenate([np.column_stack([k, np.full(6, -0.7)]),
-                              np.column_stack([np.full(6, 0.7), k]),
-                              np.column_stack([-k, np.full(6, 0.7)]),
-                              np.column_stack([np.full(6, -0.7), -k])])
+    body_uv, ring_uv = _BODY_UV, _RING_UV
     h, w = image.shape[:2]
 
     def at(uv: np.ndarray) -> np.ndarray:
@@ -212,6 +206,15 @@ def _ends(image: np.ndarray, centre: tuple[float, float], side: float, angle: fl
     # larger die (its other pips missed) has the die's body on two sides.
     ends = unlike.reshape(4, 6).mean(1) >= 4 / 6
     return int(ends.sum()) >= 3 and float(unlike.mean()) >= MIN_EDGE
+
+
+_BODY_UV = np.array([(0.135, 0.135), (-0.135, 0.135), (0.135, -0.135), (-0.135, -0.135),
+                     (0.4, 0.135), (-0.4, -0.135), (0.135, -0.4), (-0.135, 0.4)])
+_K = np.linspace(-0.7, 0.7, 7)[:-1]
+_RING_UV = np.concatenate([np.column_stack([_K, np.full(6, -0.7)]),
+                           np.column_stack([np.full(6, 0.7), _K]),
+                           np.column_stack([-_K, np.full(6, 0.7)]),
+                           np.column_stack([np.full(6, -0.7), -_K])])
 
 
 def find_faces(image: np.ndarray) -> tuple[list[Face], list[Pip]]:
@@ -232,8 +235,12 @@ def find_faces(image: np.ndarray) -> tuple[list[Face], list[Pip]]:
         # The value must hold at every plausible size of the die: a lone pip says little
         # about it (the centre pip of a 3 with faint corner pips reads as a 1 at a size where
         # the corners fall off the grid), a grid of pips more.
-        scales = (0.8, 1.0, 1.25) if value == 1 else (0.9, 1.0, 1.1)
-        margin = min(confirm(image, centre, side * k, angle, value) for k in scales)
+        scales = (1.0, 0.8, 1.25) if value == 1 else (1.0, 0.9, 1.1)
+        margin = np.inf
+        for k in scales:  # the weakest size decides: stop at the first without margin
+            margin = min(margin, confirm(image, centre, side * k, angle, value))
+            if margin < MIN_MARGIN:
+                break
         if margin >= MIN_MARGIN:
             faces.append(Face(centre, side, angle, value, margin, tuple(used)))
     return faces, pips
