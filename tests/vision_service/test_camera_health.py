@@ -96,7 +96,9 @@ def test_the_handler_raises_a_camera_alert_for_a_camera_whose_frames_cannot_be_r
         await cameras.own_all()
         for f in frames(H.MIN_FRAMES):          # their files do not exist: no decision
             async with checks.unit_of_work() as uow:
-                await handle(f, uow)
+                done = handle(f, uow)
+                assert done is not None
+                await done
     asyncio.run(run())
     alerts = [m for m in bus.messages(VISION_FRAMES_TOPIC) if isinstance(m, CameraAlertRaised)]
     assert len(alerts) == 1 and alerts[0].payload.camera_id == "CAM-1"

@@ -25,14 +25,20 @@ ends, all round, against something else.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
+from services.vision.dice.calibration import DIE_MM, DiceCalibration
 from services.vision.dice.faces import PATTERNS, PIP_OFFSET
 from services.vision.reading import Reading, no_decision
+
+# (image, centre, die side, angle) -> (value or None, margin): the face scorer at that square
+FaceScorer = Callable[[np.ndarray, tuple[float, float], float, float], tuple[int | None, float]]
+Classic = Callable[[np.ndarray, DiceCalibration], Reading]
 
 HAT = 21                 # top-hat square (px): wider than any pip
 MIN_HAT = 34.0           # grey levels a pip stands out of what is around it
@@ -174,10 +180,9 @@ def square(image: np.ndarray, centre: tuple[float, float], side: float, angle: f
 
 
 def confirm(image: np.ndarray, centre: tuple[float, float], side: float, angle: float,
-            value: int) -> float:
-    """The face scorer's margin for `value` at this square (or -1), and the body's end."""
-    from services.vision.dice.reader import PATCH, score_face
-    got, margin = score_face(square(image, centre, side, angle, PATCH))
+            value: int, score: FaceScorer) -> float:
+    """The face scorer's margin for `value` at this square, or -1 for another value."""
+    got, margin = score(image, centre, side, angle)
     if got != value:
         return -1.0
     return margin
@@ -217,7 +222,7 @@ _RING_UV = np.concatenate([np.column_stack([_K, np.full(6, -0.7)]),
                            np.column_stack([np.full(6, -0.7), -_K])])
 
 
-def find_faces(image: np.ndarray) -> tuple[list[Face], list[Pip]]:
+def find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[Pip]]:
     pips = find_pips(image)
     faces: list[Face] = []
     h, w = image.shape[:2]
@@ -238,7 +243,7 @@ def find_faces(image: np.ndarray) -> tuple[list[Face], list[Pip]]:
         scales = (1.0, 0.8, 1.25) if value == 1 else (1.0, 0.9, 1.1)
         margin = np.inf
         for k in scales:  # the weakest size decides: stop at the first without margin
-            margin = min(margin, confirm(image, centre, side * k, angle, value))
+            margin = min(margin, confirm(image, centre, side * k, angle, value, score))
             if margin < MIN_MARGIN:
                 break
         if margin >= MIN_MARGIN:
@@ -246,9 +251,11 @@ def find_faces(image: np.ndarray) -> tuple[list[Face], list[Pip]]:
     return faces, pips
 
 
-def read_uncalibrated(image: np.ndarray) -> Reading:
-    """Two dice found and read by their pips alone, or no decision and why."""
-    faces, pips = find_faces(image)
+def read_uncalibrated(image: np.ndarray, score: FaceScorer, classic: Classic) -> Reading:
+    """Two dice found and read by their pips, or no decision and why. `score`: the face
+    scorer at a square of the frame; `classic`: the calibrated reader (the second opinion).
+    Both are the reader's (reader.py), passed in so that this module does not import it."""
+    faces, pips = find_faces(image, score)
     detail: dict[str, Any] = {"faces": [(f.value, round(f.margin, 3), [round(v) for v in f.centre],
                          round(f.side, 1)) for f in faces]}
     faces = _once(faces)
@@ -267,7 +274,7 @@ def read_uncalibrated(image: np.ndarray) -> Reading:
         return no_decision("dice", "overlap", **detail)
     values = sorted((a.value, b.value))
     if SECOND_OPINION:
-        second = _classic(image, (a.side + b.side) / 2)
+        second = _classic(image, (a.side + b.side) / 2, classic)
         if second.values is None or sorted(second.values) != values:
             return no_decision("dice", second.reason or "unreadable", second_opinion=second.values,
                                **detail)
@@ -278,11 +285,9 @@ def read_uncalibrated(image: np.ndarray) -> Reading:
 SECOND_OPINION = True
 
 
-def _classic(image: np.ndarray, side: float) -> Reading:
+def _classic(image: np.ndarray, side: float, read_dice: Classic) -> Reading:
     """The calibrated reader's own reading (its cocked, overlap and glare checks) with the
     whole frame as the landing area at the die size the pips gave."""
-    from services.vision.dice.calibration import DIE_MM, DiceCalibration
-    from services.vision.dice.reader import read_dice
     h, w = image.shape[:2]
     ppm = side / DIE_MM
     frame = DiceCalibration(((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))),
