@@ -54,6 +54,34 @@ class CameraStatusData(_Data):
     retry_in_seconds: Annotated[float, Field(ge=0)] = 0.0
 
 
+CameraAdvice = Literal["recalibrate", "refocus", "clean_dome", "check_lighting"]
+
+
+class CameraAlertData(_Data):
+    """A camera's readers abstain far more than usual: someone should look at the camera
+    before every round it watches goes to a payout hold."""
+
+    camera_id: Id
+    table_id: Id
+    kind: Kind
+    frames: Annotated[StrictInt, Field(gt=0, description="Frames in the window measured")]
+    abstained: Annotated[StrictInt, Field(ge=0)]
+    abstention_rate: Annotated[float, Field(ge=0, le=1)]
+    usual_rate: Annotated[float, Field(ge=0, le=1, description="What this camera usually "
+                                                                "abstains (its long-run rate)")]
+    reasons: dict[str, int] = Field(description="The readers' no-decision reasons in the window")
+    advice: tuple[CameraAdvice, ...] = Field(min_length=1)
+    detail: str = ""
+
+
+class CameraAlertClearedData(_Data):
+    camera_id: Id
+    table_id: Id
+    kind: Kind
+    frames: Annotated[StrictInt, Field(gt=0)]
+    abstention_rate: Annotated[float, Field(ge=0, le=1)]
+
+
 class Reading(_Data):
     """What a reader saw on one frame. Exactly one of values / pocket / no_decision."""
 
@@ -155,6 +183,26 @@ class CameraStatusChanged(Event):
     payload: CameraStatusData
 
 
+@message_type
+class CameraAlertRaised(Event):
+    """The vision service saw a camera abstain far more than usual (CameraAlertData)."""
+
+    event_type: Literal["CameraAlertRaised"] = "CameraAlertRaised"
+    schema_version: Literal[1] = 1
+    aggregate_type: Literal["camera"] = "camera"
+    payload: CameraAlertData
+
+
+@message_type
+class CameraAlertCleared(Event):
+    """The camera's abstention rate is back near its usual rate."""
+
+    event_type: Literal["CameraAlertCleared"] = "CameraAlertCleared"
+    schema_version: Literal[1] = 1
+    aggregate_type: Literal["camera"] = "camera"
+    payload: CameraAlertClearedData
+
+
 class RoundCheckEvent(Event):
     aggregate_type: Literal["round_check"] = "round_check"
 
@@ -222,7 +270,7 @@ class ResolveVerification(Command):
     payload: ResolveVerificationData
 
 
-FRAME_EVENTS = (FrameCaptured, CameraStatusChanged)
+FRAME_EVENTS = (FrameCaptured, CameraStatusChanged, CameraAlertRaised, CameraAlertCleared)
 CHECK_EVENTS = (ResultRead, DealerResultNoted, ResultConfirmed, VerificationRequested,
                 VerificationResolved, ResolutionRefused)
 CHECK_COMMANDS = (ResolveVerification,)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import numpy as np
@@ -53,21 +54,48 @@ def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decisio
 
 # ---------------------------------------------------------------- eval
 
+SETS = click.Choice(["foreign", "heldout", "tuning"])
+
+
 @click.command(name="eval")
-@click.argument("set_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("set_dir", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--set", "named", type=SETS,
+              help="Render and score a named set instead of SET_DIR: foreign (the second "
+                   "renderer's evaluation set), heldout (the first generator's held-out set) "
+                   "or tuning (the second renderer's tuning region).")
+@click.option("--kind", type=click.Choice(["dice", "wheel", "both"]), default="both",
+              show_default=True, help="With --set: which reader.")
+@click.option("-n", "n", type=click.IntRange(min=1), help="With --set: frames per kind.")
+@click.option("--calibrated", is_flag=True,
+              help="Give the reader the label's camera calibration when the set has one "
+                   "(default: none, as a new camera).")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="With --set: processes rendering frames.")
 @click.option("--contact-sheet", "sheet", type=click.Path(dir_okay=False),
-              help="PNG of the mistakes (default: SET_DIR/mistakes.png).")
+              help="PNG of the mistakes (default: SET_DIR/mistakes.png; with --set none "
+                   "unless given, one per kind: NAME_dice.png, NAME_wheel.png).")
 @click.option("--max-mistakes", type=int, default=24, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> None:
-    """Score the readers on a labelled set made by `casino vision synth`."""
+def eval_(set_dir: str | None, named: str | None, kind: str, n: int | None, calibrated: bool,
+          jobs: int, sheet: str | None, max_mistakes: int, as_json: bool) -> None:
+    """Score the readers on a labelled set: SET_DIR (made by `casino vision synth`) or a
+    named set (--set). Reports read / no decision / wrong with the nuisance breakdown."""
+    if (set_dir is None) == (named is None):
+        raise click.UsageError("give SET_DIR or --set, not both")
+    if named is not None:
+        kinds = ["dice", "wheel"] if kind == "both" else [kind]
+        reports = {k: _eval_named(named, k, n, calibrated, jobs, sheet, max_mistakes)
+                   for k in kinds}
+        _print(reports, as_json)
+        return
     from services.scenes import dataset as D
     from services.vision import evaluate as E
+    assert set_dir is not None
     try:
         manifest = D.load_set(set_dir)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="SET_DIR") from None
-    root, reader = Path(set_dir), set_reader(manifest["kind"])
+    root, reader = Path(set_dir), set_reader(manifest["kind"], calibrated)
     items = ((str(root / f["file"]), _load(root / f["file"]), f) for f in manifest["frames"])
     with click.progressbar(length=len(manifest["frames"]), label="reading",
                            file=sys.stderr) as bar:
@@ -78,6 +106,40 @@ def eval_(set_dir: str, sheet: str | None, max_mistakes: int, as_json: bool) -> 
                           sheet or root / "mistakes.png")
     click.echo(json.dumps(report.to_json()) if as_json else E.markdown(report))
     click.echo(f"contact sheet: {out}" if out else "no mistakes", err=True)
+
+
+def _eval_named(named: str, kind: str, n: int | None, calibrated: bool, jobs: int,
+                sheet: str | None, max_mistakes: int) -> Any:
+    from services.scenes import named_sets
+    from services.vision import evaluate as E
+    reader = set_reader(kind, calibrated)
+    total = named_sets.size(named, kind, n)
+    kept: dict[str, np.ndarray] = {}
+
+    def remember(items: Any) -> Any:
+        for file, image, label in items:
+            kept[file] = image
+            yield file, image, label
+
+    with click.progressbar(length=total, label=f"{named} {kind}", file=sys.stderr) as bar:
+        outcomes = list(E.run(remember(named_sets.frames(named, kind, n, jobs)), reader,
+                              bar.update))
+    if sheet:
+        path = Path(sheet)
+        path = path.with_name(f"{path.stem}_{kind}{path.suffix or '.png'}")
+        mistakes = E.worst_first(outcomes)[:max_mistakes]
+        out = E.contact_sheet([(kept[o.file], E.caption(o)) for o in mistakes], path)
+        click.echo(f"contact sheet: {out}" if out else f"{kind}: no mistakes", err=True)
+    return E.score(outcomes)
+
+
+def _print(reports: dict[str, Any], as_json: bool) -> None:
+    from services.vision import evaluate as E
+    if as_json:
+        click.echo(json.dumps({k: r.to_json() for k, r in reports.items()}))
+        return
+    for k, r in reports.items():
+        click.echo(f"## {k}\n\n{E.markdown(r)}\n")
 
 
 def _load(path: Path) -> np.ndarray:

@@ -38,8 +38,9 @@ def vision() -> None:
 @click.option("--variant", type=VARIANTS, default="european", show_default=True,
               help="Wheel variant (wheel only).")
 @click.option("--calibration", type=click.Path(dir_okay=False),
-              help="Calibration JSON from `casino vision calibrate` (default: the synthetic "
-                   "generator's camera).")
+              help="Calibration JSON from `casino vision calibrate` (default: none; the "
+                   "readers find the dice or the wheel at any scale, a calibration makes them "
+                   "stricter: landing area, die size, wheel geometry).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per frame.")
 @click.option("--retries", type=int, default=10, show_default=True,
               help="Reconnection attempts for a stream before giving up.")
@@ -94,7 +95,7 @@ def _reader(kind: str, variant: str, calibration: str | None) -> Callable[[np.nd
         from services.vision.dice import calibration as cal
         from services.vision.dice.reader import read_dice
         try:
-            dice_cal = cal.load(calibration) if calibration else cal.synth_default()
+            dice_cal = cal.load(calibration) if calibration else None
         except cal.CalibrationError as exc:
             raise click.BadParameter(str(exc), param_hint="--calibration") from None
         return lambda image: read_dice(image, dice_cal)
@@ -124,10 +125,23 @@ def _wheel_calibration(path: str) -> Any:
               help="Dice: landing-area width,height in millimetres.")
 @click.option("--die-mm", type=float, default=19.05, show_default=True, help="Dice: die side.")
 @click.option("--variant", type=VARIANTS, default="european", show_default=True)
+@click.option("--from-play", is_flag=True,
+              help="Learn from many frames of ordinary play (FRAME: a folder of images, a "
+                   "video or a stream): dice size and where dice come to rest, or the wheel's "
+                   "geometry from its best frame. Implied when FRAME is a folder.")
+@click.option("--max-frames", type=click.IntRange(min=1), default=300, show_default=True,
+              help="With --from-play: frames looked at, at most.")
+@click.option("--json", "as_json", is_flag=True, help="Print the calibration and what it "
+                                                      "was learnt from as one JSON line.")
 def calibrate(frame: str, kind: str, out: str, corners: str | None, area_mm: str,
-              die_mm: float, variant: str) -> None:
+              die_mm: float, variant: str, from_play: bool, max_frames: int,
+              as_json: bool) -> None:
     """Measure a camera from FRAME (an image of the empty table or the wheel, or a video file
-    or stream URL, whose first usable frame is taken) and save its calibration."""
+    or stream URL, whose first usable frame is taken) and save its calibration. With
+    --from-play (or a folder), learn it from frames of ordinary play instead."""
+    if from_play or Path(frame).is_dir():
+        _learn(frame, kind, out, die_mm, variant, max_frames)
+        return
     image = _sample_frame(frame)
     if kind == "wheel":
         _calibrate_wheel(image, out, variant)
@@ -142,6 +156,31 @@ def calibrate(frame: str, kind: str, out: str, corners: str | None, area_mm: str
         raise click.ClickException(str(exc)) from None
     cal.save(result, out)
     click.echo(json.dumps(result.to_json()))
+
+
+def _learn(spec: str, kind: str, out: str, die_mm: float, variant: str,
+           max_frames: int) -> None:
+    from services.vision import frames as F
+    from services.vision import learn
+    keep_frame_buffers()
+    if F.kind_of(spec) != "stream" and not Path(spec).exists():
+        raise click.BadParameter(f"{spec}: no such file or folder", param_hint="FRAME")
+    options = {"max_frames": max_frames} if F.kind_of(spec) == "stream" else {}
+    source = F.open_source(spec, _echo_event, F.Backoff(max_attempts=3), **options)
+    images = (f.image for _, f in zip(range(max_frames), source))
+    try:
+        learned = learn.learn_dice(images, die_mm) if kind == "dice" else \
+            learn.learn_wheel(images, variant)
+    except ValueError as exc:  # CalibrationError is one
+        raise click.ClickException(str(exc)) from None
+    if kind == "dice":
+        from services.vision.dice import calibration as cal
+        cal.save(learned.calibration, out)
+    else:
+        from services.vision.wheel import calibration as wcal
+        wcal.save(learned.calibration, out)
+    click.echo(json.dumps({**learned.calibration.to_json(), "learned_from": {
+        "frames": learned.frames, "used": learned.used, **learned.detail}}))
 
 
 def _sample_frame(spec: str) -> np.ndarray:
@@ -177,15 +216,19 @@ def _calibrate_wheel(image: np.ndarray, out: str, variant: str) -> None:
     click.echo(json.dumps(result.to_json()))
 
 
-def set_reader(kind: str) -> Callable[[np.ndarray, dict[str, Any]], Any]:
-    """(image, label) -> reading, using the label's per-frame camera data when it has it."""
+def set_reader(kind: str, calibrated: bool = True) -> Callable[[np.ndarray, dict[str, Any]], Any]:
+    """(image, label) -> reading. `calibrated`: use the label's per-frame camera data when it
+    has it (the synthetic generator's sets); otherwise read as a new camera is read, with no
+    calibration at all."""
     keep_frame_buffers()
     if kind == "dice":
         from services.vision.dice import calibration as cal
         from services.vision.dice.reader import read_dice
-        default = cal.synth_default()
-        return lambda image, label: read_dice(
-            image, cal.DiceCalibration.from_json(label["calibration"])
-            if label.get("calibration") else default)
+
+        def dice(image: np.ndarray, label: dict[str, Any]) -> Any:
+            if calibrated and label.get("calibration"):
+                return read_dice(image, cal.DiceCalibration.from_json(label["calibration"]))
+            return read_dice(image)
+        return dice
     from services.vision.wheel.reader import read_wheel
     return lambda image, label: read_wheel(image, variant=label.get("variant", "european"))

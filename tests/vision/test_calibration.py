@@ -1,12 +1,13 @@
 import numpy as np
 import pytest
 
+from services.scenes.dice.scene import SYNTH_PX_PER_MM, synth_calibration
 from services.vision.dice import calibration as cal
 from tests.vision.conftest import dice_frame
 
 
 def test_round_trip_and_homography(tmp_path):
-    c = cal.synth_default()
+    c = synth_calibration()
     path = tmp_path / "cal.json"
     cal.save(c, path)
     again = cal.load(path)
@@ -14,7 +15,7 @@ def test_round_trip_and_homography(tmp_path):
     corner = np.array([[[c.landing_area_px[2][0], c.landing_area_px[2][1]]]], np.float64)
     import cv2
     assert np.allclose(cv2.perspectiveTransform(corner, again.to_mm()), [[c.landing_area_mm]])
-    assert c.px_per_mm() == pytest.approx(cal.SYNTH_PX_PER_MM)
+    assert c.px_per_mm() == pytest.approx(SYNTH_PX_PER_MM)
 
 
 @pytest.mark.parametrize("data,field", [

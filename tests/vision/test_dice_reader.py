@@ -142,7 +142,7 @@ def test_blank_face_is_unreadable():
 
 def test_empty_frame_and_grey_input():
     with pytest.raises(ValueError, match="image: empty frame"):
-        read_dice(np.zeros((0, 0, 3), np.uint8), cal.synth_default())
+        read_dice(np.zeros((0, 0, 3), np.uint8))
     img, label = dice_frame(1)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     r = read_dice(grey, cal.DiceCalibration.from_json(label["calibration"]))

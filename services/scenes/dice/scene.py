@@ -24,7 +24,12 @@ from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RA
 
 W, H = 640, 480
 SS = 2                     # supersampling factor
-PX = cal.SYNTH_PX_PER_MM   # output pixels per table millimetre before geometric nuisances
+# This generator's camera before any geometric nuisance: 2.2 px/mm, a 200 x 140 mm landing
+# area at (100, 105). The readers know nothing of it (a frame's label carries its calibration).
+SYNTH_PX_PER_MM = 2.2
+SYNTH_LANDING_MM = (200.0, 140.0)
+SYNTH_ORIGIN_PX = (100.0, 105.0)
+PX = SYNTH_PX_PER_MM   # output pixels per table millimetre before geometric nuisances
 DIE_PX = cal.DIE_MM * PX
 RAIL_PX = 30               # the far wall (padded rail) along the top of the frame
 TEX = 96                   # die-face texture size (pixels)
@@ -86,14 +91,20 @@ def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
 
 def _calibration_json(quad: np.ndarray) -> dict[str, Any]:
     pts = tuple((float(x), float(y)) for x, y in quad)
-    return cal.DiceCalibration(pts, cal.SYNTH_LANDING_MM).to_json()
+    return cal.DiceCalibration(pts, SYNTH_LANDING_MM).to_json()
 
 
 # ---------------------------------------------------------------- table, dice placement
 
+def synth_calibration() -> cal.DiceCalibration:
+    """This generator's camera as a calibration (before geometric nuisances)."""
+    x0, y0, x1, y1 = _landing_rect_px()
+    return cal.DiceCalibration(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), SYNTH_LANDING_MM)
+
+
 def _landing_rect_px() -> tuple[float, float, float, float]:
-    x0, y0 = cal.SYNTH_ORIGIN_PX
-    return x0, y0, x0 + cal.SYNTH_LANDING_MM[0] * PX, y0 + cal.SYNTH_LANDING_MM[1] * PX
+    x0, y0 = SYNTH_ORIGIN_PX
+    return x0, y0, x0 + SYNTH_LANDING_MM[0] * PX, y0 + SYNTH_LANDING_MM[1] * PX
 
 
 def _draw_table(sc: _Scene, felt: tuple[int, int, int]) -> None:

@@ -84,20 +84,6 @@ def save(cal: DiceCalibration, path: str | Path) -> None:
     Path(path).write_text(json.dumps(cal.to_json(), indent=2) + "\n")
 
 
-# The synthetic generator's camera (services/scenes/dice/scene.py) before any geometric
-# nuisance: 2.2 px/mm, a 200 x 140 mm landing area. Used when no calibration is given.
-SYNTH_PX_PER_MM = 2.2
-SYNTH_LANDING_MM = (200.0, 140.0)
-SYNTH_ORIGIN_PX = (100.0, 105.0)
-
-
-def synth_default() -> DiceCalibration:
-    x0, y0 = SYNTH_ORIGIN_PX
-    w, h = (v * SYNTH_PX_PER_MM for v in SYNTH_LANDING_MM)
-    return DiceCalibration(((x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)),
-                           SYNTH_LANDING_MM)
-
-
 def detect_landing_area(image: np.ndarray) -> np.ndarray:
     """Find the printed landing-area outline (a light line on the felt) in an image.
 

@@ -29,6 +29,7 @@ from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
+from services.vision.dice.pipfinder import read_uncalibrated, square
 from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
 
@@ -55,9 +56,15 @@ DARK_PIP_OFFSET = 0.15
 STRAY_GAP = 2.0
 
 
-def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
-    """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS)."""
+def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> Reading:
+    """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS).
+
+    Without a calibration nothing is assumed about the camera: the die size is measured in
+    the frame itself (scale.py) and the whole frame is the landing area; a frame where no die
+    can be seen is `no_dice`."""
     image = _as_bgr(image)
+    if calibration is None:
+        return read_uncalibrated(image, score_square, read_dice)
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
@@ -89,6 +96,12 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration) -> Reading:
     values = sorted(int(v) for v, _ in faces)  # type: ignore[arg-type]
     return Reading("dice", values=(values[0], values[1]), confidence=min(1.0, confidence),
                    detail=detail)
+
+
+def score_square(image: np.ndarray, centre: tuple[float, float], side: float,
+                 angle: float) -> tuple[int | None, float]:
+    """The face scorer on a square of the frame in pixels (the pip finder's faces)."""
+    return score_face(square(image, centre, side, angle, PATCH))
 
 
 def _stray_cluster(blob: Blob, dice: list[Blob], die_mm: float) -> bool:

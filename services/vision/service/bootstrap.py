@@ -24,6 +24,7 @@ from services.runtime.store import AggregateStore
 from services.vision.memory import keep_frame_buffers
 from services.vision.service import handlers
 from services.vision.service.checks import MIN_CONFIDENCE, RoundCheck
+from services.vision.service.health import CameraHealth, HealthBook
 
 SERVICE = "vision-service"
 
@@ -36,8 +37,10 @@ def build(settings: Settings, evidence_dir: Path, *, min_confidence: float = MIN
     bus = Bus(settings, SERVICE)
     store = AggregateStore(factory=lambda cid: RoundCheck(cid, min_confidence, hold_limit),
                            aggregate_type="round_check", events=VISION_CHECKS_TOPIC, bus=bus)
+    health = AggregateStore(factory=CameraHealth, aggregate_type="camera_health",
+                            events=VISION_FRAMES_TOPIC, bus=bus)
     deps = handlers.Deps(EvidenceStore(evidence_dir),
-                         calibrations or settings.var_dir / "calibrations")
+                         calibrations or settings.var_dir / "calibrations", HealthBook(health))
     bus.consume([VISION_FRAMES_TOPIC], SERVICE, bind(handlers.FRAME_HANDLERS, deps),
                 context=store.unit_of_work, max_records=20,
                 description="Reads each captured frame (dice or wheel) with OpenCV.")
@@ -49,12 +52,20 @@ def build(settings: Settings, evidence_dir: Path, *, min_confidence: float = MIN
                 description="The surveillance room upholds or corrects a result under "
                             "verification (ResolveVerification).")
     bus.declare_publisher(VISION_CHECKS_TOPIC)
-    return Service(bus, status=lambda: status(bus, store), prepare=[store.own_all])
+    bus.declare_publisher(VISION_FRAMES_TOPIC, "Camera alerts: a camera abstains far more "
+                                               "than usual (CameraAlertRaised / Cleared).")
+    return Service(bus, status=lambda: status(bus, store, health),
+                   prepare=[store.own_all, health.own_all])
 
 
-def status(bus: Bus, store: AggregateStore[RoundCheck]) -> dict[str, Any]:
+def status(bus: Bus, store: AggregateStore[RoundCheck],
+           health: AggregateStore[CameraHealth] | None = None) -> dict[str, Any]:
     statuses = Counter(c.status for c in store.aggregates.values())
+    alerts = sorted(h.id.removeprefix("health:") for h in (health.aggregates.values()
+                                                           if health else ()) if
+                    isinstance(h, CameraHealth) and h.alerting)
     return {**bus.status(), "checks": len(store.aggregates), "undecided": statuses["pending"],
+            "camera_alerts": alerts,
             "under_verification": statuses["verification"], "resolved": statuses["resolved"],
             "broken": sorted(store.broken)}
 

@@ -1,7 +1,8 @@
 """What the vision service does with each message: plain functions of the message, the unit of
 work and the service's dependencies, listed in one map per topic (wired by bootstrap.py).
 
-- a captured frame is read (OpenCV, in a worker thread) and noted in its round's check;
+- a captured frame is read (OpenCV, in a worker thread) and noted in its round's check and
+  in its camera's health (health.py: an alert when the camera abstains far more than usual);
 - a dealer's declared result (SpinResulted, or DiceRolled at craps) is noted in the same
   check;
 - the surveillance room's ResolveVerification closes a verification.
@@ -21,6 +22,7 @@ from services.runtime.bus import Rejected
 from services.runtime.evidence import EvidenceStore
 from services.runtime.store import UnitOfWork
 from services.vision.service.checks import RoundCheck
+from services.vision.service.health import HealthBook, Tally, health_id
 from services.vision.service.readers import READER, read_frame
 
 Checks = UnitOfWork[RoundCheck]
@@ -33,6 +35,7 @@ class Deps:
 
     evidence: EvidenceStore
     calibrations: Path | None
+    health: HealthBook | None = None  # camera health (health.py), if kept
 
 
 async def read_captured_frame(frame_event: FrameCaptured, uow: Checks, deps: Deps) -> None:
@@ -44,6 +47,10 @@ async def read_captured_frame(frame_event: FrameCaptured, uow: Checks, deps: Dep
                             frame_uri=frame.uri, reading=reading, evidence_sha256=digest,
                             evidence_uri=str(path), reader=READER, ms=round(ms, 2))
     uow.get_or_create(frame_event.correlation_id).note_reading(result, frame_event, utcnow())
+    if deps.health is not None:
+        tally = deps.health.tallies.setdefault(frame.camera_id, Tally())
+        async with deps.health.store.unit_of_work() as cameras:
+            cameras.get_or_create(health_id(frame.camera_id)).note(result, frame_event, tally)
 
 
 def note_dealer_result(spin: SpinResulted, uow: Checks, _deps: Deps) -> None:

@@ -39,7 +39,7 @@ def _read(image: np.ndarray, frame: FrameCapturedData, calibration: Path | None)
     if frame.kind == "dice":
         from services.vision.dice import calibration as dice_cal
         from services.vision.dice.reader import read_dice
-        cal = dice_cal.load(calibration) if calibration else dice_cal.synth_default()
+        cal = dice_cal.load(calibration) if calibration else None
         found = read_dice(image, cal)
     else:
         from services.vision import wheel

@@ -25,10 +25,13 @@ import numpy as np
 from services.vision.stats import median
 from services.vision.wheel.harmonics import evaluate, robust_fit
 
-VOTE_SCALE = 4               # coarse centre search on a 1/4-size frame
-VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)  # 60..204 px at full size
+VOTE_SIDE = 120              # coarse centre search on the frame shrunk to this smaller side
+# (a 640x480 frame: 1/4 size); the vote distances are in that frame, so they are fractions of
+# the frame whatever its resolution: 0.125-0.425 of its smaller side (60..204 px at 480)
+VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)
 N_DIRS = 120                 # directions sampled around the centre
-ROTOR_SIZE = (0.12, 0.48)    # rotor radius as a fraction of the frame's smaller side
+ROTOR_SIZE = (0.12, 0.6)     # rotor radius as a fraction of the frame's smaller side (a
+                             # close camera shows the rotor whole and the bowl cut)
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
 _SUM_CHANNELS = np.ones((1, 3), np.float32)
@@ -81,8 +84,9 @@ class Ellipse:
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     """Where the frame's circular edges agree (full-size pixels)."""
+    scale = min(img.shape[:2]) / VOTE_SIDE
     g = cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY),
-                   (img.shape[1] // VOTE_SCALE, img.shape[0] // VOTE_SCALE),
+                   (int(round(img.shape[1] / scale)), int(round(img.shape[0] / scale))),
                    interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
@@ -107,7 +111,7 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     yy, xx = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
     tot = float(sub.sum()) or 1.0
     cx, cy = x0 + float((sub * xx).sum()) / tot, y0 + float((sub * yy).sum()) / tot
-    return (cx + 0.5) * VOTE_SCALE - 0.5, (cy + 0.5) * VOTE_SCALE - 0.5
+    return (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5
 
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
@@ -186,7 +190,7 @@ def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
 
 
 def plausible(ell: Ellipse, shape: tuple[int, ...]) -> bool:
-    """A rotor a CCTV camera over a wheel can show: centre in the frame, a radius of 12-48 %
+    """A rotor a CCTV camera over a wheel can show: centre in the frame, a radius of 12-60 %
     of the frame's smaller side, seen no more than ~50 degrees off the vertical."""
     h, w = shape[:2]
     side = min(h, w)
