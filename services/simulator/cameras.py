@@ -8,6 +8,7 @@ frames cannot decide (the ball still moving, a die cocked against the rail), as 
 """
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np
 from contracts.envelope import utcnow
 from contracts.vision import FrameCaptured, FrameCapturedData, Kind
 from services.scenes.dice.scene import render as render_dice_scene
+from services.scenes.dice.scene import synth_calibration
 from services.scenes.wheel.scene import render_wheel_scene
 
 NUISANCES = ("gradient", "noise", "jpeg")
@@ -43,6 +45,9 @@ class Cameras:
     dealer_error_rate: float = 0.02
     no_decision_rate: float = 0.03
     versions: dict[str, int] = field(default_factory=dict)  # camera id -> last sequence
+    # Where the vision service looks for per-camera calibrations (its --calibrations): a dice
+    # camera is installed with one, as `casino vision calibrate` writes them on a real floor.
+    calibrations_dir: Path | None = None
 
     def shoot(self, table_id: str, correlation_id: str, rng: random.Random) -> Shot:
         """The wheel camera's frame of a spin."""
@@ -55,6 +60,7 @@ class Cameras:
     def shoot_dice(self, table_id: str, correlation_id: str, rng: random.Random) -> DiceShot:
         """The dice camera's frame of a roll. A no-decision frame still stands for a real roll:
         its dice are drawn here, as the table would see them."""
+        self._install_dice_camera(f"CAM-{table_id}")
         np_rng = np.random.default_rng(rng.getrandbits(64))
         case = "cocked" if rng.random() < self.no_decision_rate else "dice"
         image, label = render_dice_scene(np_rng, NUISANCES, None if case == "dice" else case)
@@ -75,6 +81,15 @@ class Cameras:
             a, b = true_dice
             return (a % 6) + 1, b
         return true_dice
+
+    def _install_dice_camera(self, camera_id: str) -> None:
+        """The dice camera's calibration (its landing area and scale), written once."""
+        if self.calibrations_dir is None:
+            return
+        path = self.calibrations_dir / f"{camera_id}.json"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(synth_calibration().to_json(), indent=2) + "\n")
 
     def _store(self, table_id: str, correlation_id: str, image: np.ndarray,
                kind: Kind) -> FrameCaptured:

@@ -79,7 +79,8 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
         settings = Settings.from_env(bootstrap)
-        gateway = (Cameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate)
+        gateway = (Cameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate,
+                           calibrations_dir=settings.var_dir / "calibrations")
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,

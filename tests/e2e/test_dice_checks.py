@@ -25,8 +25,9 @@ ROLLS = 16
 class RecordingCameras(Cameras):
     """The dice camera, remembering what each frame really shows and what the stickman called."""
 
-    def __init__(self, frames_dir) -> None:
-        super().__init__(frames_dir, dealer_error_rate=0.4, no_decision_rate=0.1)
+    def __init__(self, frames_dir, calibrations_dir) -> None:
+        super().__init__(frames_dir, dealer_error_rate=0.4, no_decision_rate=0.1,
+                         calibrations_dir=calibrations_dir)
         self.truth: dict[str, tuple[int, int]] = {}
         self.unreadable: set[str] = set()
 
@@ -42,7 +43,7 @@ class RecordingCameras(Cameras):
 def rolled(floor, tmp_path_factory):
     root = tmp_path_factory.mktemp("dice")
     db, evidence = root / "floor.duckdb", root / "evidence"
-    cameras = RecordingCameras(root / "frames")
+    cameras = RecordingCameras(root / "frames", floor.var_dir / "calibrations")
 
     async def play() -> None:
         async with running_services(floor, db, evidence=evidence):
