@@ -11,6 +11,7 @@ from kafka.partitioner.default import murmur2
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Command, Event, Message, type_field, type_of
+from contracts.identity import IDENTITY_EVENTS
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
@@ -62,13 +63,18 @@ TABLE_SNAPSHOTS_TOPIC = TopicSpec(
     (AggregateSnapshot, Checkpoint),
     "Snapshots of the table sessions, one block per partition of floor.table.events, so a "
     "table service restarts from a recent state. A cache of the log, never a source of truth.")
+IDENTITY_KEYS_TOPIC = TopicSpec(
+    "floor.identity.keys", 1, "key id", IDENTITY_EVENTS,
+    "Keys registered to and revoked from principals (terminals, employees, services), each "
+    "signed by an administrator key. Every service folds it to check command signatures. "
+    "One partition: the order of registrations and revocations is the log's.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC)}
+    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, IDENTITY_KEYS_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

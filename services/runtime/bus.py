@@ -31,6 +31,7 @@ from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Command, Message, type_of
 from contracts.permissions import authorize
 from contracts.topics import DEAD_LETTER_TOPIC, Keyed, partition_for
+from services.runtime.identity import Identity, carries_commands
 from services.runtime.metrics import ServiceMetrics
 from services.runtime.replay import LogReader
 from services.runtime.settings import Settings
@@ -85,6 +86,9 @@ class Bus:
         self.failing: Counter[str] = Counter()           # consumer -> batches failed in a row
         self.lags: dict[tuple[str, int], int] = {}       # (topic, partition) -> messages behind
         self.tries: Counter[tuple[str, int, int]] = Counter()  # failed batches by first offset
+        # Checks every command's signature before its handler (services/runtime/identity.py);
+        # made by the first consumer of commands.
+        self.identity: Identity | None = None
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options())
@@ -163,6 +167,10 @@ class Bus:
         consumer_name = "+".join(names)
         carried = {n for t in topics for n in t.type_names}
         ownership: dict[str, Any] = {}
+        guarded = carries_commands(list(handlers))
+        if guarded and self.identity is None:
+            self.identity = Identity(self.settings, self.service)
+            self.identity.follow(self.broker, self.settings.consumer_options())
         if owner is not None:
             ownership = {"listener": _Ownership(owner, names[0]),
                          "partition_assignment_strategy": (RangePartitionAssignor,)}
@@ -183,6 +191,8 @@ class Bus:
             records = records if isinstance(records, (tuple, list)) else (records,)
             started = time.perf_counter()
             try:
+                if guarded and self.identity is not None:
+                    await self.identity.catch_up()  # judge commands with every key event so far
                 await self._run(records, context, carried, handlers)
             except Exception as err:
                 if isinstance(err, (*TRANSIENT, *transient)) or not self._is_poison(records):
@@ -255,6 +265,8 @@ class Bus:
                 self.stats["not_ours"] += 1  # on the topic, but for another service
                 return
             if isinstance(message, Command):
+                if self.identity is not None:  # the signature first, then the permission
+                    message = self.identity.authenticate(record.value, message)
                 self._log_if_forbidden(message)
             done = handler(message, ctx)
             if inspect.isawaitable(done):
@@ -322,7 +334,8 @@ class Bus:
 
     def status(self) -> dict[str, Any]:
         return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats,
-                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())}}
+                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())},
+                **({"identity": self.identity.status()} if self.identity else {})}
 
 
 async def _records_only(_message: Any) -> None:
