@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("services.cli.run:run", "Start the whole floor: broker, services, simulator."),
     "send": ("services.cli.send:send", "Publish commands from JSON Lines, each one validated."),
     "events": ("services.cli.events:events", "Dump or follow a topic, decoded and validated."),
+    "keys": ("services.cli.keys:keys", "Keys that sign commands: init, register, revoke, list."),
 }
 
 

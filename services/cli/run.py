@@ -4,9 +4,17 @@ Starts the embedded broker in durable mode (data in var/broker, so a second run 
 history) unless KAFKA_BOOTSTRAP_SERVERS points at a real cluster, creates the topics, starts
 every service and the floor simulator as child processes with their own log files, prints where
 to look, and on Ctrl-C stops everything and leaves no process behind.
+
+Commands are authenticated (issue 12): the services run with CASINO_REQUIRE_SIGNATURES=1; the
+root administrator key is <var>/identity/root.key (made on the first run, `casino keys init`),
+and two keys for people at the console are registered with it: supervisor.key (table
+supervisor JM-1) and surveillance.key (officer SURV-1). The simulator registers its own
+terminals' keys.
 """
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -21,6 +29,31 @@ import click
 
 from contracts.topics import partition_counts
 from services.runtime.settings import Settings
+
+
+# Keys for the people at the console: file name under <var>/identity -> (role, principal)
+CONSOLE_KEYS = {"supervisor.key": ("table_supervisor", "JM-1"),
+                "surveillance.key": ("surveillance", "SURV-1")}
+
+
+def setup_keys(settings: Settings) -> dict[str, str]:
+    """The root key (made when missing) and the console keys, registered; file -> key id."""
+    from contracts.identity import key_id_of
+    from services.runtime.identity import (
+        ensure_registered,
+        generate_key,
+        init_root,
+        load_private,
+    )
+
+    root = init_root(settings)
+    keys = {}
+    for name in CONSOLE_KEYS:
+        path = settings.identity_dir / name
+        keys[name] = load_private(path) if path.exists() else generate_key(path)
+    asyncio.run(ensure_registered(settings, root, [
+        (k.public_key(), *CONSOLE_KEYS[name]) for name, k in keys.items()]))
+    return {str(settings.identity_dir / n): key_id_of(k.public_key()) for n, k in keys.items()}
 
 
 def _spawn(name: str, args: list[str], logs: Path, env: dict[str, str]) -> subprocess.Popen:
@@ -71,7 +104,9 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
             bootstrap = broker.start()
             stack.callback(broker.stop)
         ensure_topics(bootstrap, partition_counts())
-        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap}
+        keys = setup_keys(dataclasses.replace(settings, bootstrap=bootstrap))
+        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap,
+               "CASINO_REQUIRE_SIGNATURES": "1"}
         port = dashboard_port if port_is_free(dashboard_port) else free_port()
         common = ["--bootstrap", bootstrap]
         plan = {
@@ -94,7 +129,8 @@ The floor is running.
   projector status  http://127.0.0.1:{port}/status
   report            .venv/bin/casino report tables
   events            .venv/bin/casino events tail --topic floor.table.events --bootstrap {bootstrap}
-  dealer terminal   .venv/bin/casino send FILE --bootstrap {bootstrap}  (JSON Lines commands)
+  dealer terminal   .venv/bin/casino send FILE --key {next(iter(keys))} --bootstrap {bootstrap}
+                    (JSON Lines commands; every command must be signed: casino keys --help)
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
                     simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")

@@ -14,6 +14,7 @@ from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
 from services.simulator.floor import (
+    PIT_MANAGER,
     SimTable,
     finish_round,
     make_tables,
@@ -21,6 +22,7 @@ from services.simulator.floor import (
     round_commands,
     seat_players,
 )
+from services.simulator.terminals import Terminals, terminals
 from services.simulator.views import camera_versions, known_tables
 
 log = logging.getLogger(__name__)
@@ -49,10 +51,11 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                          f"casino rules settle)")
     rng = random.Random(seed)
     floor = make_tables(tables, profile, currency, variant)
+    signing = await terminals(settings, [PIT_MANAGER, *(t.dealer for t in floor)])
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:
-        await _open_or_resume(bus, settings, floor, rng)
+        await _open_or_resume(bus, settings, floor, rng, signing)
         if cameras is not None:
             cameras.versions = await camera_versions(settings.bootstrap)
         sent = 0
@@ -65,7 +68,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
             messages: list[Event | Command] = []
             for i in range(sent, sent + todo):
                 messages += _one_round(floor[i % len(floor)], rng, cameras)
-            await bus.publish(messages)
+            await bus.publish(signing.sign(messages))
             before, sent = sent, sent + todo
             if progress and sent // len(floor) > before // len(floor):
                 progress(sent, rounds * len(floor))
@@ -88,11 +91,11 @@ def _one_round(table: SimTable, rng: random.Random,
 
 
 async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
-                          rng: random.Random) -> None:
+                          rng: random.Random, signing: Terminals) -> None:
     state = await known_tables(settings.bootstrap)
     for table in floor:
         known = state.get(table.table_id)
         if known is None or known.config is None:
-            await bus.publish([open_table(table), *seat_players(table)])
+            await bus.publish(signing.sign([open_table(table), *seat_players(table)]))
         elif known.round_state is not None:
-            await bus.publish(finish_round(table, known.round_state, rng))
+            await bus.publish(signing.sign(finish_round(table, known.round_state, rng)))

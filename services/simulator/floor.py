@@ -26,6 +26,7 @@ from services.simulator.players import Mix, random_bet
 
 SOURCE = "floor-simulator"
 PRISON_RATE = 0.3  # share of even-chance players who take «prisión» where it is offered
+PIT_MANAGER = Actor(employee_id="PM001", role="pit_manager")  # opens the tables
 
 
 @dataclass
@@ -60,7 +61,7 @@ def make_tables(count: int, profile: Profile = "BO", currency: str = "BOB",
 
 def open_table(table: SimTable) -> Command:
     return OpenTable(target_id=table.table_id, issued_by=SOURCE,
-                     actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
+                     actor=PIT_MANAGER, payload=table.config)
 
 
 def seat_players(table: SimTable) -> list[Command]:
