@@ -30,7 +30,6 @@ import click
 from contracts.topics import partition_counts
 from services.runtime.settings import Settings
 
-
 # Keys for the people at the console: file name under <var>/identity -> (role, principal)
 CONSOLE_KEYS = {"supervisor.key": ("table_supervisor", "JM-1"),
                 "surveillance.key": ("surveillance", "SURV-1")}

@@ -247,7 +247,7 @@ class Identity:
         deadline = time.monotonic() + CATCH_UP_SECONDS
         while self.next_offset < end:
             if time.monotonic() > deadline:
-                raise asyncio.TimeoutError(f"the key ring is at offset {self.next_offset} of "
+                raise TimeoutError(f"the key ring is at offset {self.next_offset} of "
                                            f"{IDENTITY_KEYS_TOPIC.name}, the broker at {end}")
             await asyncio.sleep(0.01)
 
