@@ -38,12 +38,8 @@ CONSOLE_KEYS = {"supervisor.key": ("table_supervisor", "JM-1"),
 def setup_keys(settings: Settings) -> dict[str, str]:
     """The root key (made when missing) and the console keys, registered; file -> key id."""
     from contracts.identity import key_id_of
-    from services.runtime.identity import (
-        ensure_registered,
-        generate_key,
-        init_root,
-        load_private,
-    )
+    from services.runtime.identity import generate_key, init_root, load_private
+    from services.runtime.key_admin import ensure_registered
 
     root = init_root(settings)
     keys = {}

@@ -196,7 +196,8 @@ class Sender:
             self._producer = KafkaProducer(bootstrap_servers=self.bootstrap.split(","),
                                            client_id=ISSUED_BY, bootstrap_timeout_ms=wait_ms,
                                            max_block_ms=wait_ms,
-                                           **kafka_config().producer_options())
+                                           **kafka_config().producer_options(),
+                                           **kafka_config().security_options())
         return self._producer
 
     def close(self) -> None:

@@ -91,7 +91,7 @@ class Bus:
         self.identity: Identity | None = None
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
-                                  **settings.producer_options())
+                                  **settings.producer_options(), **settings.broker_options())
 
     # -- publishing -------------------------------------------------------------------------
     async def publish(self, messages: Sequence[Keyed]) -> list[RecordMetadata]:

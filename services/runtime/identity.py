@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,9 +133,9 @@ def registration(admin: Ed25519PrivateKey, public: Ed25519PublicKey, role: str,
     kid = key_id_of(public)
     event = KeyRegistered(aggregate_id=kid, sequence=1, occurred_at=utcnow(), producer=PRODUCER,
                           correlation_id=new_id(), partition_key=kid,
-                          payload=KeyRegisteredData(key_id=kid, public_key=public_text(public),
-                                                    role=role, principal_id=principal_id,
-                                                    note=note))
+                          payload=KeyRegisteredData.model_validate(
+                              {"key_id": kid, "public_key": public_text(public), "role": role,
+                               "principal_id": principal_id, "note": note}))
     signed = sign_key_event(event, admin)
     assert isinstance(signed, KeyRegistered)
     return signed
@@ -157,30 +157,11 @@ async def read_ring(settings: Settings, reader: LogReader | None = None) -> KeyR
     ring = KeyRing(root_public(settings))
     async with reader or LogReader(settings.bootstrap) as r:
         async for record in r.records(IDENTITY_KEYS_TOPIC.name, 0):
-            _fold(ring, record.value)
+            fold(ring, record.value)
     return ring
 
 
-async def ensure_registered(settings: Settings, admin: Ed25519PrivateKey,
-                            wanted: Iterable[tuple[Ed25519PublicKey, str, str]]) -> list[str]:
-    """Register each (public key, role, principal) the log does not have yet, signed by
-    `admin`; the ids of the keys registered now."""
-    from services.runtime.bus import Bus
-
-    ring = await read_ring(settings)
-    events = [registration(admin, pub, role, who) for pub, role, who in wanted
-              if key_id_of(pub) not in ring.keys]
-    if events:
-        bus = Bus(settings, PRODUCER)
-        await bus.broker.connect()
-        try:
-            await bus.publish(events)
-        finally:
-            await bus.broker.stop()
-    return [e.payload.key_id for e in events]
-
-
-def _fold(ring: KeyRing, value: bytes | None) -> str | None:
+def fold(ring: KeyRing, value: bytes | None) -> str | None:
     """Fold one record of the keys topic; the reason when it was not taken."""
     try:
         event = decode(value)
@@ -207,8 +188,8 @@ class Identity:
         self.next_offset = 0           # of the keys topic: how far the fold has read
         self._subscriber: Any = None
         self.refused: dict[str, int] = {}
-        if root is None:
-            log.warning("no root administrator key", extra={
+        if root is None and self.required:
+            log.error("no root administrator key", extra={
                 "path": str(settings.root_public_key), "service": service,
                 "consequence": "no key can be registered: every signed command is refused"})
 
@@ -232,7 +213,7 @@ class Identity:
     def take(self, offset: int, value: bytes | None) -> None:
         if offset < self.next_offset:
             return  # already folded (a redelivery after a reconnect)
-        problem = _fold(self.ring, value)
+        problem = fold(self.ring, value)
         if problem is not None:
             log.warning("key event ignored", extra={"offset": offset, "reason": problem})
         self.next_offset = offset + 1

@@ -57,9 +57,9 @@ class Settings:
     def consumer_options(self) -> dict[str, Any]:
         return self.kafka.consumer_options()
 
-    def client_options(self) -> dict[str, Any]:
-        """Security options (TLS, SASL) every client needs: producers, consumers, admin."""
-        return self.kafka.security_options()
+    def broker_options(self) -> dict[str, Any]:
+        """TLS and SASL for the FastStream broker (services/runtime/kafka_config.py)."""
+        return self.kafka.broker_options()
 
 
 def _flag(name: str) -> bool:

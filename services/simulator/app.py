@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from contracts.envelope import Command, Event, new_id
 from contracts.table import Profile, TableWheel
-from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
+from contracts.topics import IDENTITY_KEYS_TOPIC, TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator.cameras import WheelCameras
@@ -35,6 +35,8 @@ def simulator_bus(settings: Settings) -> Bus:
     bus.declare_publisher(TABLE_COMMANDS_TOPIC,
                           "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
+    bus.declare_publisher(IDENTITY_KEYS_TOPIC, "Registers its terminals' keys on its first run, "
+                                               "signed by the root key (demo floors only).")
     return bus
 
 

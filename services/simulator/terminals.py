@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from contracts.envelope import Actor, Command, Message
-from services.runtime.identity import Signer, ensure_registered, generate_key, load_private
+from services.runtime.identity import Signer, generate_key, load_private
+from services.runtime.key_admin import ensure_registered
 from services.runtime.settings import Settings
 
 log = logging.getLogger(__name__)

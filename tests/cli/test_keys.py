@@ -3,10 +3,12 @@ listing and revoking keys, and a script's commands signed with a key."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from contracts import decode
+from contracts.envelope import Command
 from contracts.identity import KeyRing
 from tests.cli.tools import json_lines, run
 from tests.e2e.floor import read_topic
@@ -63,7 +65,8 @@ def test_send_with_a_key_signs_every_command(var, bootstrap):
     sent = run("send", "-", "--key", str(var / "d7.key"), "--json", stdin=script)
     assert sent.exit_code == 0, sent.output
     ids = {a["command_id"] for a in json_lines(sent.stdout)}
-    commands = [decode(r.value) for r in read_topic(bootstrap, "floor.table.commands")]
+    commands: list[Any] = [decode(r.value) for r in read_topic(bootstrap,
+                                                               "floor.table.commands")]
     mine = [c for c in commands if c.command_id in ids]
     assert len(mine) == 2 and all(c.key_id == made["key_id"] and c.signature for c in mine)
     # verifiable with the key's public half: a ring that knows it authenticates them
@@ -75,8 +78,8 @@ def test_send_with_a_key_signs_every_command(var, bootstrap):
     event = registration(load_private(var / "identity" / "root.key"),
                          load_public(var / "d7.pub"), "dealer", "D7")
     ring.apply(json.loads(event.model_dump_json()), event)
-    raw = {decode(r.value).command_id: r.value for r in read_topic(bootstrap,
-                                                                  "floor.table.commands")}
+    raw = {c.command_id: r.value for r in read_topic(bootstrap, "floor.table.commands")
+           if isinstance(c := decode(r.value), Command)}
     for c in mine:
         auth = ring.authenticate(json.loads(raw[c.command_id]), c)
         assert auth.ok and auth.actor is not None and auth.actor.employee_id == "D7"

@@ -3,6 +3,7 @@ what a signed command authenticates as."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -22,7 +23,7 @@ from services.runtime.identity import registration, revocation
 PIT = Actor(employee_id="PM9", role="pit_manager")
 
 
-def wire(message) -> tuple[dict, object]:
+def wire(message) -> tuple[dict, Any]:
     """What a consumer has: the JSON object of the bytes, and the decoded model."""
     data = encode(message)
     return json.loads(data), decode(data)

@@ -25,7 +25,8 @@ from contracts.table import (
 )
 from contracts.topics import TABLE_EVENTS_TOPIC
 from services.runtime.bus import Bus
-from services.runtime.identity import Signer, ensure_registered, init_root, revocation
+from services.runtime.identity import Signer, init_root, revocation
+from services.runtime.key_admin import ensure_registered
 from services.runtime.settings import Settings
 from tests.e2e.floor import read_topic, running_services
 
@@ -70,7 +71,7 @@ def test_only_a_registered_supervisor_key_closes_the_table(signed: Settings, tmp
 
     def table_log() -> list:
         return [e for e in (contracts.decode(r.value) for r in read_topic(
-            signed.bootstrap, TABLE_EVENTS_TOPIC.name)) if e.aggregate_id == T]
+            signed.bootstrap, TABLE_EVENTS_TOPIC.name)) if getattr(e, "aggregate_id", "") == T]
 
     async def logged(kind: type) -> None:
         while not any(isinstance(e, kind) for e in await asyncio.to_thread(table_log)):
