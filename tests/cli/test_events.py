@@ -90,9 +90,9 @@ def test_text_lines_are_compact_and_limit_stops_early(loaded: str) -> None:
 def test_unknown_topics_are_refused_listing_the_known_ones() -> None:
     result = run("events", "dump", "--topic", "orders")
     assert result.exit_code == 2
-    assert ("'orders' is not a floor topic; known: floor.deadletter, floor.table.commands, "
-            "floor.table.events, floor.table.snapshots, floor.vision.checks, "
-            "floor.vision.commands, floor.vision.frames") in result.stderr
+    assert ("'orders' is not a floor topic; known: floor.deadletter, floor.identity.keys, "
+            "floor.table.commands, floor.table.events, floor.table.snapshots, "
+            "floor.vision.checks, floor.vision.commands, floor.vision.frames") in result.stderr
 
 
 def dead_letter(offset: int) -> DeadLetter:
