@@ -130,3 +130,17 @@ def test_a_key_event_folded_twice_counts_once_and_a_bad_one_is_ignored(identity)
     identity.take(4, b"not json")
     assert len(identity.ring.keys) == before and identity.next_offset == 5
     assert identity.status()["key_events_ignored"] == 1
+
+
+def test_a_spin_redelivered_after_its_key_was_revoked_changes_nothing(identity):
+    from contracts.table import CloseBets, OpenRound, RecordSpin, RecordSpinData
+
+    table, dealer = opened(), identity.signers["dealer"]
+    for kind in (OpenRound, CloseBets):
+        handle(table, checked(identity, dealer.sign(kind(target_id=T, issued_by="t"))))
+    spin = dealer.sign(RecordSpin(target_id=T, issued_by="t",
+                                  payload=RecordSpinData(pocket="17")))
+    first = handle(table, checked(identity, spin))
+    assert [e.event_type for e in first][:1] == ["SpinResulted"]
+    identity.take(3, encode(revocation(identity.root, dealer.key_id, "shift over")))
+    assert handle(table, checked(identity, spin)) == []
