@@ -195,6 +195,7 @@ class Authentication:
     key_id: str | None
     actor: Actor | None = None
     problem: str | None = None
+    cause: str | None = None     # unsigned, unknown_key, revoked, forged, admin_key
 
     @property
     def ok(self) -> bool:
@@ -271,20 +272,25 @@ class KeyRing:
         reason it is not authenticated."""
         kid = command.key_id
         if kid is None or command.signature is None:
-            return Authentication(kid, problem="unsigned: this floor accepts only commands "
-                                  "signed by a registered key (key_id, signature)")
+            return Authentication(kid, cause="unsigned",
+                                  problem="unsigned: this floor accepts only commands signed "
+                                  "by a registered key (key_id, signature)")
         binding = self.keys.get(kid)
         if binding is None:
-            return Authentication(kid, problem=f"unknown key {kid}: no KeyRegistered for it")
+            return Authentication(kid, cause="unknown_key",
+                                  problem=f"unknown key {kid}: no KeyRegistered for it")
         if not binding.active:
-            return Authentication(kid, problem=f"key {kid} of {binding.principal_id} was "
+            return Authentication(kid, cause="revoked",
+                                  problem=f"key {kid} of {binding.principal_id} was "
                                   f"revoked by {binding.revoked_by}: {binding.revoke_reason}")
         if not signature_valid(binding.public, COMMAND_TAG, obj):
-            return Authentication(kid, problem=f"forged: the signature does not match the "
-                                  f"command for key {kid} (altered after signing, or not "
-                                  f"signed with that key)")
+            return Authentication(kid, cause="forged",
+                                  problem=f"forged: the signature does not match the command "
+                                  f"for key {kid} (altered after signing, or not signed with "
+                                  f"that key)")
         if binding.role == ADMIN_ROLE:
-            return Authentication(kid, problem=f"key {kid} is an administrator key: it signs "
+            return Authentication(kid, cause="admin_key",
+                                  problem=f"key {kid} is an administrator key: it signs "
                                   "key events, not floor commands")
         return Authentication(kid, Actor(employee_id=binding.principal_id, role=binding.role))
 

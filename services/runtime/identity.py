@@ -242,7 +242,7 @@ class Identity:
         checked = command.model_copy(update={"actor": outcome.actor})
         checked._authentication = outcome
         if not outcome.ok:
-            cause = (outcome.problem or "").split(":")[0].split(" ")[0]
+            cause = outcome.cause or "other"
             self.refused[cause] = self.refused.get(cause, 0) + 1
         return checked
 

@@ -144,3 +144,32 @@ def test_a_spin_redelivered_after_its_key_was_revoked_changes_nothing(identity):
     assert [e.event_type for e in first][:1] == ["SpinResulted"]
     identity.take(3, encode(revocation(identity.root, dealer.key_id, "shift over")))
     assert handle(table, checked(identity, spin)) == []
+
+
+def test_the_bus_checks_the_signature_before_the_handler_and_logs_the_refusal(settings,
+                                                                             caplog):
+    """The one place: Bus._handle authenticates every command before its handler runs."""
+    import asyncio
+    import logging
+    from types import SimpleNamespace
+
+    from contracts.topics import TABLE_COMMANDS_TOPIC
+    from services.runtime.bus import Bus, Handlers
+    from services.runtime.store import BatchContext
+
+    init_root(settings)
+    bus, seen = Bus(settings, "test-service"), []
+    handlers: Handlers = {CloseTable: lambda command, ctx: seen.append(command)}
+    bus.consume([TABLE_COMMANDS_TOPIC], "g", handlers)
+    assert bus.identity is not None and bus.identity.required
+    record = SimpleNamespace(topic=TABLE_COMMANDS_TOPIC.name, partition=0, offset=7, key=b"T",
+                             value=encode(close()))
+    with caplog.at_level(logging.WARNING, logger="services.runtime.bus"):
+        asyncio.run(bus._handle(record, set(TABLE_COMMANDS_TOPIC.type_names), handlers,
+                                BatchContext()))
+    [command] = seen
+    assert command.actor is None and "unsigned" in command._authentication.problem
+    assert bus.stats["commands.forbidden"] == 1
+    [logged] = [r for r in caplog.records if r.getMessage() == "command refused: forbidden"]
+    assert logged.field == "signature" and "unsigned" in logged.reason
+    assert bus.status()["identity"]["commands_not_authenticated"] == {"unsigned": 1}
