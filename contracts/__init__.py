@@ -2,7 +2,14 @@
 
 Importing this package registers every message type for decoding.
 """
-from contracts import deadletter, identity, payouts, table, vision  # noqa: F401  (registers)
+from contracts import (  # noqa: F401  (registers message types)
+    deadletter,
+    devices,
+    identity,
+    payouts,
+    table,
+    vision,
+)
 from contracts.codec import DecodeError, decode, encode
 from contracts.topics import TOPICS, TopicSpec, topic_for
 

@@ -35,7 +35,7 @@ class Actor(BaseModel):
 
     employee_id: Id
     role: Annotated[str, Field(pattern=r"^(dealer|table_supervisor|pit_manager|cashier|"
-                                       r"count_team|surveillance|finance|system)$")]
+                                       r"count_team|surveillance|finance|system|device)$")]
 
 
 class Message(BaseModel):

@@ -40,7 +40,7 @@ ADMIN_ROLE = "admin"
 ROOT_PRINCIPAL = "root"
 # The roles a key may be registered with: an Actor's, plus the administrators'.
 KEY_ROLES = ("dealer", "table_supervisor", "pit_manager", "cashier", "count_team",
-             "surveillance", "finance", "system", ADMIN_ROLE)
+             "surveillance", "finance", "system", "device", ADMIN_ROLE)
 Signature = Annotated[str, Field(min_length=86, max_length=88,
                                  pattern=r"^[A-Za-z0-9+/]{86}(==)?$",
                                  description="Ed25519 signature, base64 (64 bytes)")]
@@ -112,7 +112,7 @@ class KeyRegisteredData(BaseModel):
     key_id: Id = Field(description="k- and the first 24 hex digits of the key's SHA-256")
     public_key: PublicKeyText
     role: Literal["dealer", "table_supervisor", "pit_manager", "cashier", "count_team",
-                  "surveillance", "finance", "system", "admin"]
+                  "surveillance", "finance", "system", "device", "admin"]
     principal_id: Id = Field(description="The employee, terminal or service holding the key")
     note: str = Field(default="", max_length=500)
 

@@ -19,10 +19,22 @@ from contracts.upcast import upcaster
 # Exactly the roulette bets the rules engine settles (services/rules/roulette/bets.py KINDS;
 # tests/contracts/test_table_contracts.py keeps them equal): inside bets, dozens and columns,
 # two dozens / two columns «a caballo» (seed 001), even chances, and the called bets.
-BetKind = Literal["straight", "split", "street", "corner", "five_number", "six_line", "dozen",
-                  "column", "two_dozens", "two_columns", "red", "black", "odd", "even", "low",
-                  "high", "voisins", "tiers", "orphelins", "neighbours"]
+RouletteBetKind = Literal["straight", "split", "street", "corner", "five_number", "six_line",
+                          "dozen", "column", "two_dozens", "two_columns", "red", "black", "odd",
+                          "even", "low", "high", "voisins", "tiers", "orphelins", "neighbours"]
+# Exactly the craps bets the rules engine settles (services/rules/craps/bets.py KINDS; seed 000
+# §3.1.5, seed 004 IV §1.5): line bets, odds, place to win / to lose, big 6/8, hardways, the
+# one-roll bets, buy and lay. A craps bet's number (place, hardway, buy, lay) is `numbers[0]`.
+CrapsBetKind = Literal["pass_line", "dont_pass", "come", "dont_come", "odds", "dont_odds",
+                       "field", "big_6", "big_8", "any_seven", "eleven", "under_7", "over_7",
+                       "hardway", "horn", "any_craps", "craps_2", "craps_3", "craps_12",
+                       "place", "place_to_lose", "buy", "lay"]
+BetKind = Literal[RouletteBetKind, CrapsBetKind]
 Pocket = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6])$")]
+# A round's result as the table records it: a roulette pocket, or two dice as "3+4".
+RoundResult = Annotated[str, Field(pattern=r"^(0|00|[1-9]|[12][0-9]|3[0-6]|[1-6]\+[1-6])$")]
+Die = Annotated[StrictInt, Field(ge=1, le=6)]
+PointNumber = Literal[4, 5, 6, 8, 9, 10]
 # The wheel a camera reads (vision contracts): single or double zero.
 Wheel = Literal["european", "american"]
 # A roulette table's wheel: CL-ARICA also plays a one-zero table on the American layout
@@ -57,6 +69,10 @@ class BetSpec(_Data):
         description="An even chance's choice for when zero comes out, where the profile offers "
                     "one (seed 000 §4.1.4.2 item 11): half the stake back, or «en prisión» "
                     "until the next spin. None: the profile's default.")
+    on: Id | None = Field(default=None, description="Craps odds: the id of the line bet they "
+                                                     "back (seed 000 §3.1.5 «Suertes asociadas»)")
+    working: bool = Field(default=False, description="Craps hardway called «on» while no point "
+                                                     "is set (seed 004 IV §1.5)")
 
     @model_validator(mode="after")
     def _chips_match_stake(self) -> BetSpec:
@@ -104,6 +120,9 @@ class TableOpenedData(_Data):
     bet_limits: dict[str, BetLimits] = Field(default_factory=dict)
     seats: Seat = 8
     seating: Seating = "enforced"
+    switches: dict[str, str] = Field(
+        default_factory=dict, description="Rule-profile switches this table sets where the "
+        "profile leaves a choice to the house, e.g. craps_shooter_direction (domain.md A-28)")
 
     @property
     def wheel(self) -> str:
@@ -189,6 +208,59 @@ class SpinResultedData(_Data):
     pocket: Pocket
 
 
+ShooterReason = Literal["first", "seven_out", "left", "passed"]
+ShooterDirection = Literal["clockwise", "counter_clockwise"]
+
+
+class DiceRolledData(_Data):
+    """A valid roll of the two dice: the round's result at a craps or mini craps table (seed 000
+    §3.1.5, seed 004 IV §1.5). The ON/OFF marker («marcador de salida») before and after the
+    roll, the line bets whose first roll set their point (they travel to that number), whether
+    the shooter sevened out, and the dice set and roll of the dice service, when it sent them."""
+
+    round_id: Id
+    dice: tuple[Die, Die]
+    result: RoundResult = Field(description="The dice as \"3+4\" (rounds.pocket)")
+    point_before: PointNumber | None
+    point_after: PointNumber | None
+    seven_out: bool = False
+    travelled: dict[str, PointNumber] = Field(
+        default_factory=dict, description="bet id -> the number a come / don't come (or a line "
+                                          "bet on the come-out) moved to")
+    shooter_seat: Seat | None = None
+    device_id: Id | None = None
+    roll_id: Id | None = None
+
+
+class BetChangedData(_Data):
+    """A craps bet on the layout reduced or increased between rolls (domain.md §4.6): `amount`
+    plays from now on; `returned` is what went back to the player (the reduction, or the part
+    of an increase over the maximum)."""
+
+    round_id: Id
+    bet_id: Id
+    seat: Seat
+    player_id: Id
+    kind: BetKind
+    amount_before: MinorUnits
+    amount: MinorUnits
+    returned: Money | None = None
+    rule: str = Field(default="", description="Seed and section allowing the change")
+
+
+class ShooterChangedData(_Data):
+    """The dice pass to a new shooter (seed 000 §3.1.5, seed 004 IV §1.5): the first of the
+    session, after a seven-out, when the shooter leaves or passes the dice; the direction is
+    the table's craps_shooter_direction (domain.md A-28). `seat` None: nobody to shoot."""
+
+    seat: Seat | None
+    player_id: Id | None
+    previous_seat: Seat | None = None
+    reason: ShooterReason
+    direction: ShooterDirection
+    rule: str
+
+
 class BetSettledData(_Data):
     round_id: Id
     bet_id: Id
@@ -211,7 +283,7 @@ class BetSettledData(_Data):
 class RoundSettledData(_Data):
     round_id: Id
     round_number: Annotated[StrictInt, Field(ge=1)]
-    pocket: Pocket
+    pocket: RoundResult = Field(description="The round's result: a pocket, or dice as \"3+4\"")
     bet_count: Annotated[StrictInt, Field(ge=0)]
     wagered: Money = Field(description="Stakes placed in this round (not stakes held «en prisión» "
                                         "from the round before)")
@@ -220,7 +292,8 @@ class RoundSettledData(_Data):
 
 
 CommandRejectCode = Literal["REFUSED", "FORBIDDEN", "NO_TABLE_ADAPTER", "NO_SUCH_SEAT",
-                            "SEAT_TAKEN", "ALREADY_SEATED", "SEAT_EMPTY"]
+                            "SEAT_TAKEN", "ALREADY_SEATED", "SEAT_EMPTY", "NO_SUCH_BET",
+                            "BET_LOCKED", "NO_SHOOTER", "NO_LINE_BET"]
 
 
 class CommandRejectedData(_Data):
@@ -231,6 +304,8 @@ class CommandRejectedData(_Data):
     code: CommandRejectCode = Field(
         default="REFUSED", description="FORBIDDEN: the actor's role may not issue the command "
                                        "(contracts/permissions.py); REFUSED: wrong state or value")
+    rule: str = Field(default="", description="Seed and section behind the refusal, where one "
+                                              "is (e.g. a craps bet that may not be withdrawn)")
 
 
 class PlayerSeatedData(_Data):
@@ -352,6 +427,27 @@ class RoundSettled(TableEvent):
 
 
 @message_type
+class DiceRolled(TableEvent):
+    event_type: Literal["DiceRolled"] = "DiceRolled"
+    schema_version: Literal[1] = 1
+    payload: DiceRolledData
+
+
+@message_type
+class BetChanged(TableEvent):
+    event_type: Literal["BetChanged"] = "BetChanged"
+    schema_version: Literal[1] = 1
+    payload: BetChangedData
+
+
+@message_type
+class ShooterChanged(TableEvent):
+    event_type: Literal["ShooterChanged"] = "ShooterChanged"
+    schema_version: Literal[1] = 1
+    payload: ShooterChangedData
+
+
+@message_type
 class CommandRejected(TableEvent):
     """A dealer/terminal command the table refused (wrong state, bad value): kept for audit."""
 
@@ -371,6 +467,28 @@ class PlaceBetData(_Data):
 
 class RecordSpinData(_Data):
     pocket: Pocket
+    device_id: Id | None = Field(default=None, description="The wheel's serial, when the wheel "
+                                                            "service forwarded the spin")
+    spin_id: Id | None = Field(default=None, description="The wheel's spin id (SpinAccepted)")
+
+
+class RecordRollData(_Data):
+    """Two dice of a valid roll for a craps round (the dice service sends valid rolls only;
+    a voided roll never reaches the table)."""
+
+    round_id: Id
+    dice: tuple[Die, Die]
+    device_id: Id | None = None     # the dice set's serial, when the dice service sent it
+    roll_id: Id | None = None       # the dice service's roll id (traceability)
+
+
+class ChangeBetData(_Data):
+    bet_id: Id
+    amount: MinorUnits = Field(description="The bet's new amount; 0 withdraws it")
+
+
+class RemoveBetData(_Data):
+    bet_id: Id
 
 
 class _Empty(_Data):
@@ -456,6 +574,43 @@ class RecordSpin(Command):
 
 
 @message_type
+class RecordRoll(Command):
+    """The two dice of a craps round (from the dice service, or a dealer terminal)."""
+
+    command_type: Literal["RecordRoll"] = "RecordRoll"
+    schema_version: Literal[1] = 1
+    payload: RecordRollData
+
+
+@message_type
+class ChangeBet(Command):
+    """Reduce or increase a craps bet on the layout before the next roll (0 withdraws it)."""
+
+    command_type: Literal["ChangeBet"] = "ChangeBet"
+    schema_version: Literal[1] = 1
+    payload: ChangeBetData
+
+
+@message_type
+class RemoveBet(Command):
+    """Withdraw a craps bet from the layout before the next roll."""
+
+    command_type: Literal["RemoveBet"] = "RemoveBet"
+    schema_version: Literal[1] = 1
+    payload: RemoveBetData
+
+
+@message_type
+class PassDice(Command):
+    """The shooter declines the dice; they pass to the next player (seed 000 §3.1.5 «Si un
+    jugador rehúsa lanzar los dados pasan al jugador siguiente»)."""
+
+    command_type: Literal["PassDice"] = "PassDice"
+    schema_version: Literal[1] = 1
+    payload: _Empty = _Empty()
+
+
+@message_type
 class CloseTable(Command):
     command_type: Literal["CloseTable"] = "CloseTable"
     schema_version: Literal[1] = 1
@@ -472,6 +627,7 @@ upcaster("OpenTable", 1)(_upcast_opened)
 
 TABLE_EVENTS = (TableOpened, TableClosed, RoundOpened, BetPlaced, BetRejected, BetsClosed,
                 SpinResulted, BetSettled, RoundSettled, CommandRejected, PlayerSeated,
-                PlayerLeft, LimitsChanged)
+                PlayerLeft, LimitsChanged, DiceRolled, BetChanged, ShooterChanged)
 TABLE_COMMANDS = (OpenTable, OpenRound, PlaceBet, CloseBets, RecordSpin, CloseTable,
-                  SeatPlayer, LeaveSeat, ChangeLimits)
+                  SeatPlayer, LeaveSeat, ChangeLimits, RecordRoll, ChangeBet, RemoveBet,
+                  PassDice)

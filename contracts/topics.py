@@ -10,6 +10,12 @@ from functools import cached_property
 from kafka.partitioner.default import murmur2
 
 from contracts.deadletter import DeadLetter
+from contracts.devices import (
+    DICE_COMMANDS,
+    DICE_EVENTS,
+    WHEEL_COMMANDS,
+    WHEEL_EVENTS,
+)
 from contracts.envelope import Command, Event, Message, type_field, type_of
 from contracts.identity import IDENTITY_EVENTS
 from contracts.payouts import PAYOUT_EVENTS
@@ -63,6 +69,22 @@ TABLE_SNAPSHOTS_TOPIC = TopicSpec(
     (AggregateSnapshot, Checkpoint),
     "Snapshots of the table sessions, one block per partition of floor.table.events, so a "
     "table service restarts from a recent state. A cache of the log, never a source of truth.")
+WHEEL_COMMANDS_TOPIC = TopicSpec(
+    "floor.wheel.commands", 3, "wheel serial", WHEEL_COMMANDS,
+    "Requests about roulette wheels: registering, mounting at a table, opening, inspecting, "
+    "sealing, and every spin the dealer terminal reports.")
+WHEEL_EVENTS_TOPIC = TopicSpec(
+    "floor.wheel.events", 3, "wheel serial", WHEEL_EVENTS,
+    "Each wheel's log: its tables, sessions, seals, valid and void spins, outcome alerts and "
+    "who acknowledged them.")
+DICE_COMMANDS_TOPIC = TopicSpec(
+    "floor.dice.commands", 3, "dice set serial", DICE_COMMANDS,
+    "Requests about dice sets: issuing, inspecting, the shooter's choice, incidents, changes "
+    "and every roll.")
+DICE_EVENTS_TOPIC = TopicSpec(
+    "floor.dice.events", 3, "dice set serial", DICE_EVENTS,
+    "Each dice set's log: its table, dice in play and reserve, incidents, valid and void rolls, "
+    "outcome alerts and who acknowledged them.")
 IDENTITY_KEYS_TOPIC = TopicSpec(
     "floor.identity.keys", 1, "key id", IDENTITY_EVENTS,
     "Keys registered to and revoked from principals (terminals, employees, services), each "
@@ -74,7 +96,8 @@ DEAD_LETTER_TOPIC = TopicSpec(
 
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
-    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, IDENTITY_KEYS_TOPIC)}
+    VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, WHEEL_COMMANDS_TOPIC,
+    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, IDENTITY_KEYS_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

@@ -22,15 +22,18 @@ __all__ = ["DOCS", "asyncapi_document", "export", "render_all", "service_brokers
 
 
 def service_brokers() -> list[KafkaBroker]:
+    from services.dice import bootstrap as dice
     from services.projections.app import ProjectorService
     from services.simulator.app import simulator_bus
     from services.table import bootstrap as table
     from services.vision.service import bootstrap as vision
+    from services.wheel import bootstrap as wheel
 
     settings = Settings(bootstrap="kafka:9092")
     projector = ProjectorService(Bus(settings, "projector"), Path("unused.duckdb"))
     return [table.build(settings).bus.broker, projector.bus.broker,
-            vision.build(settings, Path("unused")).bus.broker, simulator_bus(settings).broker]
+            vision.build(settings, Path("unused")).bus.broker, simulator_bus(settings).broker,
+            wheel.build(settings).bus.broker, dice.build(settings).bus.broker]
 
 
 def asyncapi_document() -> str:

@@ -7,8 +7,9 @@ to look, and on Ctrl-C stops everything and leaves no process behind.
 
 Commands are authenticated (issue 12): the services run with CASINO_REQUIRE_SIGNATURES=1; the
 root administrator key is <var>/identity/root.key (made on the first run, `casino keys init`),
-and two keys for people at the console are registered with it: supervisor.key (table
-supervisor JM-1) and surveillance.key (officer SURV-1). The simulator registers its own
+and the keys of services/runtime/key_admin.py FLOOR_KEYS are registered with it: supervisor.key
+(table supervisor JM-1) and surveillance.key (officer SURV-1) for people at the console, and
+the wheel and dice services' keys (services/, role device). The simulator registers its own
 terminals' keys.
 """
 from __future__ import annotations
@@ -29,26 +30,6 @@ import click
 
 from contracts.topics import partition_counts
 from services.runtime.settings import Settings
-
-# Keys for the people at the console: file name under <var>/identity -> (role, principal)
-CONSOLE_KEYS = {"supervisor.key": ("table_supervisor", "JM-1"),
-                "surveillance.key": ("surveillance", "SURV-1")}
-
-
-def setup_keys(settings: Settings) -> dict[str, str]:
-    """The root key (made when missing) and the console keys, registered; file -> key id."""
-    from contracts.identity import key_id_of
-    from services.runtime.identity import generate_key, init_root, load_private
-    from services.runtime.key_admin import ensure_registered
-
-    root = init_root(settings)
-    keys = {}
-    for name in CONSOLE_KEYS:
-        path = settings.identity_dir / name
-        keys[name] = load_private(path) if path.exists() else generate_key(path)
-    asyncio.run(ensure_registered(settings, root, [
-        (k.public_key(), *CONSOLE_KEYS[name]) for name, k in keys.items()]))
-    return {str(settings.identity_dir / n): key_id_of(k.public_key()) for n, k in keys.items()}
 
 
 def _spawn(name: str, args: list[str], logs: Path, env: dict[str, str]) -> subprocess.Popen:
@@ -99,7 +80,8 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
             bootstrap = broker.start()
             stack.callback(broker.stop)
         ensure_topics(bootstrap, partition_counts())
-        keys = setup_keys(dataclasses.replace(settings, bootstrap=bootstrap))
+        from services.runtime.key_admin import setup_floor_keys
+        keys = asyncio.run(setup_floor_keys(dataclasses.replace(settings, bootstrap=bootstrap)))
         env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap,
                "CASINO_REQUIRE_SIGNATURES": "1"}
         port = dashboard_port if port_is_free(dashboard_port) else free_port()
@@ -111,10 +93,14 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
                           "--log-file", str(logs / "projector.log")],
             "vision-service": ["service", "vision", *common,
                                "--log-file", str(logs / "vision-service.log")],
+            "wheel-service": ["service", "wheel", *common,
+                              "--log-file", str(logs / "wheel-service.log")],
+            "dice-service": ["service", "dice", *common,
+                             "--log-file", str(logs / "dice-service.log")],
         }
         if not no_simulator:
             plan["simulator"] = ["simulate", *common, "--tables", str(tables), "--rate", str(rate),
-                                 "--cameras"]
+                                 "--cameras", *(["--wheels"] if rate > 0 else [])]
         children = {name: _spawn(name, args, logs, env) for name, args in plan.items()}
         stack.callback(_stop_all, children)
         click.echo(f"""
@@ -123,11 +109,12 @@ The floor is running.
   floor dashboard   http://127.0.0.1:{port}/        (live tables, house win chart, refusals)
   projector status  http://127.0.0.1:{port}/status
   report            .venv/bin/casino report tables
+  devices           .venv/bin/casino report devices --bootstrap {bootstrap}
   events            .venv/bin/casino events tail --topic floor.table.events --bootstrap {bootstrap}
   dealer terminal   .venv/bin/casino send FILE --key {next(iter(keys))} --bootstrap {bootstrap}
                     (JSON Lines commands; every command must be signed: casino keys --help)
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
-                    simulator.out, tansu.log)
+                    wheel-service.log, dice-service.log, simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")
         _wait(children, f"http://127.0.0.1:{port}/api/tables", progress_every)
 

@@ -77,3 +77,23 @@ def vision(bootstrap: str, status_port: int, log_file: Path | None,
                      status_port=status_port, min_confidence=min_confidence,
                      calibrations=calibrations, on_ready=_announce("vision-service"),
                      hold_limit=timedelta(minutes=hold_minutes)))
+
+
+@service.command()
+@_common
+def wheel(bootstrap: str, status_port: int, log_file: Path | None) -> None:
+    """Roulette wheels: sessions, seals, spins judged valid or void; valid spins to the table."""
+    from services.wheel.bootstrap import main
+    setup_logging("wheel-service", log_file)
+    asyncio.run(main(Settings.from_env(bootstrap), status_port=status_port,
+                     on_ready=_announce("wheel-service")))
+
+
+@service.command()
+@_common
+def dice(bootstrap: str, status_port: int, log_file: Path | None) -> None:
+    """Dice sets: issue, choice, incidents, changes, rolls judged; valid rolls to the table."""
+    from services.dice.bootstrap import main
+    setup_logging("dice-service", log_file)
+    asyncio.run(main(Settings.from_env(bootstrap), status_port=status_port,
+                     on_ready=_announce("dice-service")))

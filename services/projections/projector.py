@@ -15,11 +15,13 @@ from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
 from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
+    BetChanged,
     BetPlaced,
     BetRejected,
     BetsClosed,
     BetSettled,
     CommandRejected,
+    DiceRolled,
     LimitsChanged,
     PlayerLeft,
     PlayerSeated,
@@ -268,6 +270,8 @@ def _(e: SpinResulted, batch: ProjectionBatch) -> None:
 def _(e: BetPlaced, batch: ProjectionBatch) -> None:
     p, bet = e.payload, e.payload.bet
     selection = ",".join(bet.numbers) if bet.numbers else (str(bet.index) if bet.index else "")
+    if bet.on is not None:  # craps odds: the line bet they back
+        selection = f"on {bet.on}"
     excess = p.excess_returned.amount if p.excess_returned is not None else None
     batch.bets_placed.append([p.bet_id, p.round_id, e.aggregate_id, p.seat, p.player_id, bet.kind,
                               selection, bet.stake.amount, bet.stake.currency, e.occurred_at,
@@ -303,7 +307,29 @@ def _(e: CommandRejected, batch: ProjectionBatch) -> None:
     p = e.payload
     code = "COMMAND_REJECTED" if p.code == "REFUSED" else p.code
     batch.rejections.append([e.event_id, e.aggregate_id, None, None, p.command_type,
-                             code, p.field, p.reason, "", e.occurred_at])
+                             code, p.field, p.reason, p.rule, e.occurred_at])
+
+
+# ----- craps: one roll a round, bets that stay on the layout across rolls --------------------
+
+@project.register
+def _(e: DiceRolled, batch: ProjectionBatch) -> None:
+    """The roll's dice are the round's result ("3+4" in `rounds.pocket`)."""
+    batch.round(e.payload.round_id)["pocket"] = e.payload.result
+
+
+@project.register
+def _(e: BetChanged, batch: ProjectionBatch) -> None:
+    """A craps bet reduced or increased between rolls: its stake is what plays from now on
+    (what went back to the player was never wagered). The bet may still be in this batch's
+    buffer of placed bets, or written by an earlier batch."""
+    p = e.payload
+    for row in batch.bets_placed:
+        if row[0] == p.bet_id and row[2] == e.aggregate_id:
+            row[7] = p.amount
+            return
+    batch.con.execute("UPDATE bets SET stake = ? WHERE bet_id = ? AND table_id = ?",
+                      [p.amount, p.bet_id, e.aggregate_id])
 
 
 # ----- payout holds and corrections (table service) ------------------------------------------

@@ -31,7 +31,7 @@ from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Command, Message, type_of
 from contracts.permissions import authorize
 from contracts.topics import DEAD_LETTER_TOPIC, Keyed, partition_for
-from services.runtime.identity import Identity, carries_commands
+from services.runtime.identity import Identity, carries_commands, service_signer
 from services.runtime.metrics import ServiceMetrics
 from services.runtime.replay import LogReader
 from services.runtime.settings import Settings
@@ -89,6 +89,8 @@ class Bus:
         # Checks every command's signature before its handler (services/runtime/identity.py);
         # made by the first consumer of commands.
         self.identity: Identity | None = None
+        # A service that issues commands signs them with its own key, when it has one.
+        self.signer = service_signer(settings, service)
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options(), **settings.broker_options())
@@ -100,6 +102,8 @@ class Bus:
         send = self._send()
         pending = []
         for m in messages:
+            if self.signer is not None and isinstance(m, Command) and m.signature is None:
+                m = self.signer.sign(m)
             topic = topic_for(m)
             pending.append(await send(topic.name, encode(m), m.key.encode(),
                                       partition_for(m.key, topic.partitions)))

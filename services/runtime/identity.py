@@ -128,6 +128,17 @@ class Signer:
         return sign_command(command, self.key)
 
 
+def service_key_path(settings: Settings, service: str) -> Path:
+    """Where a service that issues commands (the wheel and dice services forward spins and
+    rolls to the tables) keeps its own key: <var>/identity/services/<service>.key."""
+    return settings.identity_dir / "services" / f"{service}.key"
+
+
+def service_signer(settings: Settings, service: str) -> Signer | None:
+    path = service_key_path(settings, service)
+    return Signer.from_file(path) if path.exists() else None
+
+
 def registration(admin: Ed25519PrivateKey, public: Ed25519PublicKey, role: str,
                  principal_id: str, note: str = "") -> KeyRegistered:
     kid = key_id_of(public)

@@ -8,10 +8,11 @@ import time
 from collections.abc import Callable
 
 from contracts.envelope import Command, Event, new_id
-from contracts.table import Profile, TableWheel
+from contracts.table import Game, Profile, TableWheel
 from contracts.topics import IDENTITY_KEYS_TOPIC, TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
+from services.simulator import craps
 from services.simulator.cameras import WheelCameras
 from services.simulator.floor import (
     PIT_MANAGER,
@@ -24,9 +25,16 @@ from services.simulator.floor import (
 )
 from services.simulator.terminals import Terminals, terminals
 from services.simulator.views import camera_versions, known_tables
+from services.simulator.wheels import (
+    WHEEL_TOPIC,
+    WheelDealer,
+    setup_wheel,
+    through_wheel,
+    wheel_for,
+)
 
 log = logging.getLogger(__name__)
-LIVE_GAMES = ("roulette",)  # the games the table service has a live adapter for
+LIVE_GAMES = ("roulette", "craps", "mini_craps")  # the games with a live table adapter
 FULL_SPEED_GROUP = 25  # rounds per publish call when rate = 0
 
 
@@ -35,29 +43,49 @@ def simulator_bus(settings: Settings) -> Bus:
     bus.declare_publisher(TABLE_COMMANDS_TOPIC,
                           "Simulated dealer terminals: rounds, bets, results.")
     bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
+    bus.declare_publisher(WHEEL_TOPIC, "With --wheels: the wheels' set-up and every launch, "
+                                       "some irregular (void).")
     bus.declare_publisher(IDENTITY_KEYS_TOPIC, "Registers its terminals' keys on its first run, "
                                                "signed by the root key (demo floors only).")
     return bus
 
 
+async def _mount_wheels(bus: Bus, floor: list[SimTable], profile: Profile,
+                        variant: TableWheel, signing: Terminals) -> dict[str, WheelDealer]:
+    """A wheel at each roulette table, set up at the wheel service (services/simulator/
+    wheels.py): the tables' results then go through it."""
+    dealers = {t.table_id: wheel_for(t.table_id, t.dealer, profile) for t in floor
+               if t.config.game == "roulette"}
+    for dealer in dealers.values():
+        await bus.publish(signing.sign(setup_wheel(dealer, variant)))
+    return dealers
+
+
 async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float, seed: int | None,
-                   profile: Profile = "BO", currency: str = "BOB", game: str = "roulette",
+                   profile: Profile = "BO", currency: str = "BOB", game: Game = "roulette",
                    variant: TableWheel = "european",
                    progress: Callable[[int, int], None] | None = None,
-                   stop: asyncio.Event | None = None, cameras: WheelCameras | None = None) -> int:
+                   stop: asyncio.Event | None = None, cameras: WheelCameras | None = None,
+                   wheels: bool = False) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
-    (0 = as fast as possible). Returns the number of rounds sent."""
+    (0 = as fast as possible). Returns the number of rounds sent. With `wheels`, roulette
+    results go through the wheel service (services/simulator/wheels.py), which needs a rate:
+    the wheel forwards a round's result to the table while the next round waits its turn."""
+    if wheels and rate <= 0:
+        raise ValueError("rate: with wheels, rounds need a rate (> 0) so that each result, "
+                         "forwarded by the wheel service, settles before the next round")
     if game not in LIVE_GAMES:
         raise ValueError(f"game: the floor simulator plays {', '.join(LIVE_GAMES)}; {game} has "
                          f"no live table adapter yet (the rules engine settles it offline: "
                          f"casino rules settle)")
     rng = random.Random(seed)
-    floor = make_tables(tables, profile, currency, variant)
+    floor = make_tables(tables, profile, currency, variant, game=game)
     signing = await terminals(settings, [PIT_MANAGER, *(t.dealer for t in floor)])
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:
         await _open_or_resume(bus, settings, floor, rng, signing)
+        dealers = await _mount_wheels(bus, floor, profile, variant, signing) if wheels else {}
         if cameras is not None:
             cameras.versions = await camera_versions(settings.bootstrap)
         sent = 0
@@ -69,7 +97,9 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
             todo = group if rounds == 0 else min(group, rounds * len(floor) - sent)
             messages: list[Event | Command] = []
             for i in range(sent, sent + todo):
-                messages += _one_round(floor[i % len(floor)], rng, cameras)
+                table = floor[i % len(floor)]
+                messages += through_wheel(_one_round(table, rng, cameras),
+                                          dealers.get(table.table_id), rng)
             await bus.publish(signing.sign(messages))
             before, sent = sent, sent + todo
             if progress and sent // len(floor) > before // len(floor):
@@ -84,7 +114,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
 
 def _one_round(table: SimTable, rng: random.Random,
                cameras: WheelCameras | None) -> list[Event | Command]:
-    if cameras is None:
+    if cameras is None or table.craps is not None:  # the cameras watch wheels
         return [*round_commands(table, rng)]
     corr = new_id()
     shot = cameras.shoot(table.table_id, corr, rng)
@@ -99,5 +129,10 @@ async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
         known = state.get(table.table_id)
         if known is None or known.config is None:
             await bus.publish(signing.sign([open_table(table), *seat_players(table)]))
-        elif known.round_state is not None:
+            continue
+        if table.craps is not None:  # carry on from the table's point, shooter and round
+            table.config = known.config
+            table.craps = craps.new_mirror(known.config, known.point, known.shooter,
+                                           known.round_number)
+        if known.round_state is not None:
             await bus.publish(signing.sign(finish_round(table, known.round_state, rng)))

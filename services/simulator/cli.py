@@ -15,8 +15,8 @@ from services.runtime.settings import Settings
 @click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", required=True,
               help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS).")
 @click.option("--game", type=click.Choice(get_args(Game)), default="roulette", show_default=True,
-              help="The game played; the table service plays roulette live today (the others "
-                   "are refused with the reason).")
+              help="The game played; the table service plays roulette, craps and mini_craps "
+                   "live (the others are refused with the reason).")
 @click.option("--variant", type=click.Choice(get_args(TableWheel)), default="european",
               show_default=True, help="Roulette: the wheel (american has 00; american_single "
                                       "is CL-ARICA's one-zero american wheel).")
@@ -31,27 +31,40 @@ from services.runtime.settings import Settings
 @click.option("--currency", default="BOB", show_default=True)
 @click.option("--cameras/--no-cameras", default=False, show_default=True,
               help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
+@click.option("--wheels/--no-wheels", default=False, show_default=True,
+              help="Roulette: send each result to the wheel service as a spin (directions, "
+                   "revolutions), with some irregular spins (same direction twice, too few "
+                   "revolutions) that it voids; needs --rate > 0.")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
               help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
-def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds: int,
+def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
-             dealer_error_rate: float) -> None:
+             dealer_error_rate: float, wheels: bool) -> None:
     """Play R rounds (or until stopped) of a game at N tables: seats, bets, «no más
     apuestas», results; exits non-zero when the game cannot be played live."""
     from services.rules.core import RulesError, get_profile
+    from services.rules.craps.paytable import PAY_SECTION
     from services.rules.roulette.paytable import check_wheel
     from services.simulator.app import LIVE_GAMES
     from services.simulator.app import simulate as run
     from services.simulator.cameras import WheelCameras
 
+    if wheels and rate <= 0:
+        raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
+                               "service before the next round)")
     if game not in LIVE_GAMES:
         raise click.UsageError(f"--game {game}: the table service has no live adapter for it "
                                f"yet (live: {', '.join(LIVE_GAMES)}); the rules engine settles "
                                f"it offline with `casino rules settle`")
-    try:
-        check_wheel(get_profile(profile), variant)
-    except RulesError as err:
-        raise click.UsageError(f"--variant {variant}: {err.reason}") from None
+    if game in ("craps", "mini_craps"):
+        if profile not in PAY_SECTION:
+            raise click.UsageError(f"--profile {profile}: {game} is played by the profiles "
+                                   f"{', '.join(PAY_SECTION)}")
+    else:
+        try:
+            check_wheel(get_profile(profile), variant)
+        except RulesError as err:
+            raise click.UsageError(f"--variant {variant}: {err.reason}") from None
     if cameras and variant != "european":
         raise click.UsageError("--cameras: the simulated wheel cameras render a european wheel")
 
@@ -67,7 +80,7 @@ def simulate(bootstrap: str, game: str, variant: TableWheel, tables: int, rounds
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,
-                         progress=progress, stop=stop, cameras=gateway)
+                         progress=progress, stop=stop, cameras=gateway, wheels=wheels)
 
     sent = asyncio.run(main())
     click.echo(f"[simulate] done: {sent} rounds sent", err=True)

@@ -7,7 +7,9 @@ from typing import Any
 
 from contracts.envelope import Actor, Command, new_id
 from contracts.table import (
+    BetLimits,
     CloseBets,
+    Game,
     OpenRound,
     OpenTable,
     PlaceBet,
@@ -22,6 +24,7 @@ from contracts.table import (
 )
 from services.rules.core import get_profile
 from services.rules.roulette.switches import ZERO_EVEN
+from services.simulator import craps
 from services.simulator.players import Mix, random_bet
 
 SOURCE = "floor-simulator"
@@ -36,6 +39,8 @@ class SimTable:
     dealer: Actor
     players: list[str] = field(default_factory=list)
     mix: Mix = Mix()
+    # craps and mini craps: the terminal's mirror of the layout and the shooter
+    craps: craps.CrapsMirror | None = None
 
 
 def player_mix(profile: str) -> Mix:
@@ -45,10 +50,19 @@ def player_mix(profile: str) -> Mix:
     return Mix(prison_rate=PRISON_RATE if offered else 0.0)
 
 
+CRAPS_GAMES = ("craps", "mini_craps")
+CRAPS_PREFIX = {"craps": "CRP", "mini_craps": "MCR"}
+# Craps signs give the odds limits of their own (services/rules/craps/limits.py): three times
+# the line bet's maximum here, since the odds are the players' best bet.
+CRAPS_ODDS_LIMITS = BetLimits(min_bet=100, max_bet=150_000)
+
+
 def make_tables(count: int, profile: Profile = "BO", currency: str = "BOB",
-                variant: TableWheel = "european") -> list[SimTable]:
-    """`count` roulette tables of the profile, on a `variant` wheel (european, american,
-    american_single)."""
+                variant: TableWheel = "european", game: Game = "roulette") -> list[SimTable]:
+    """`count` tables of the game and profile: roulette on a `variant` wheel (european,
+    american, american_single); craps or mini craps (BO, CL-ARICA)."""
+    if game in CRAPS_GAMES:
+        return make_craps_tables(count, profile, currency, game)
     return [SimTable(
         table_id=f"RUL-{i:02d}",
         config=TableOpenedData(game="roulette", variant=variant, profile=profile,
@@ -57,6 +71,26 @@ def make_tables(count: int, profile: Profile = "BO", currency: str = "BOB",
         players=[f"P{i:02d}{s}" for s in range(1, 7)],
         mix=player_mix(profile),
     ) for i in range(1, count + 1)]
+
+
+def make_craps_tables(count: int, profile: Profile, currency: str, game: Game
+                      ) -> list[SimTable]:
+    """Craps or mini craps tables, six players seated; the CL tables pass the dice to the
+    right (counter-clockwise, the other reading of A-28), the BO tables clockwise."""
+    direction = "counter_clockwise" if profile == "CL-ARICA" else "clockwise"
+    tables = []
+    for i in range(1, count + 1):
+        config = TableOpenedData(game=game, variant=game, profile=profile, currency=currency,
+                                 min_bet=100, max_bet=50_000,
+                                 bet_limits={"odds": CRAPS_ODDS_LIMITS,
+                                             "dont_odds": CRAPS_ODDS_LIMITS},
+                                 switches={"craps_shooter_direction": direction})
+        tables.append(SimTable(
+            table_id=f"{CRAPS_PREFIX[game]}-{i:02d}", config=config,
+            dealer=Actor(employee_id=f"D{200 + i}", role="dealer"),
+            players=[f"{CRAPS_PREFIX[game]}{i:02d}P{s}" for s in range(1, 7)],
+            craps=craps.new_mirror(config)))
+    return tables
 
 
 def open_table(table: SimTable) -> Command:
@@ -75,6 +109,9 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
                    pocket: str | None = None, correlation_id: str | None = None) -> list[Command]:
     """OpenRound, some bets, «no más apuestas», maybe a late bet, the result (`pocket`, or a
     random one). All share the round's correlation id, which ties the camera frame to it."""
+    if table.craps is not None:
+        return craps.round_commands(table.table_id, table.config, table.dealer, table.players,
+                                    table.craps, rng, correlation_id=correlation_id)
     mix = mix or table.mix
     corr = correlation_id or new_id()
     common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
@@ -92,6 +129,9 @@ def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
 
 def finish_round(table: SimTable, state: str, rng: random.Random) -> list[Command]:
     """Commands that bring a round left open by an earlier run to its end."""
+    if table.craps is not None:
+        return craps.finish_round(table.table_id, table.config, table.dealer, table.players,
+                                  table.craps, state, rng)
     common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,
                                   actor=table.dealer)
     result = RecordSpin(payload=RecordSpinData(pocket=spin(table, rng)), **common)

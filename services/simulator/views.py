@@ -9,8 +9,10 @@ from typing import Any
 from contracts.envelope import Event
 from contracts.table import (
     BetsClosed,
+    DiceRolled,
     RoundOpened,
     RoundSettled,
+    ShooterChanged,
     SpinResulted,
     TableClosed,
     TableOpened,
@@ -29,6 +31,9 @@ class TableView(Aggregate):
         self.config: TableOpenedData | None = None
         self.closed = False
         self.round_state: str | None = None  # betting, closed, spun, settled
+        self.round_number = 0
+        self.point: int | None = None    # craps: the ON/OFF marker after the last roll
+        self.shooter: int | None = None  # craps: the seat holding the dice
 
     def mutate(self, event: Event) -> None:
         change = _TABLE_CHANGES.get(type(event))
@@ -40,9 +45,13 @@ class TableView(Aggregate):
 _TABLE_CHANGES: dict[type[Event], Callable[[TableView, Any], None]] = {
     TableOpened: lambda t, e: setattr(t, "config", e.payload),
     TableClosed: lambda t, e: setattr(t, "closed", True),
-    RoundOpened: lambda t, e: setattr(t, "round_state", "betting"),
+    RoundOpened: lambda t, e: t.__dict__.update(round_state="betting",
+                                                round_number=e.payload.round_number),
     BetsClosed: lambda t, e: setattr(t, "round_state", "closed"),
     SpinResulted: lambda t, e: setattr(t, "round_state", "spun"),
+    DiceRolled: lambda t, e: t.__dict__.update(round_state="spun",
+                                               point=e.payload.point_after),
+    ShooterChanged: lambda t, e: setattr(t, "shooter", e.payload.seat),
     RoundSettled: lambda t, e: setattr(t, "round_state", "settled"),
 }
 

@@ -42,23 +42,28 @@ from contracts.table import (
     BetsClosedData,
     BetSettled,
     BetSpec,
+    ChangeBet,
     ChangeLimits,
     CloseBets,
     CloseTable,
     CommandRejectCode,
     CommandRejected,
     CommandRejectedData,
+    DiceRolled,
     LeaveSeat,
     LimitsChanged,
     OpenRound,
     OpenTable,
+    PassDice,
     PlaceBet,
     PlayerLeft,
     PlayerLeftData,
     PlayerSeated,
     PlayerSeatedData,
+    RecordRoll,
     RecordSpin,
     RejectCode,
+    RemoveBet,
     RoundOpened,
     RoundOpenedData,
     RoundSettled,
@@ -74,7 +79,7 @@ from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import TableLimits, apply_limits
 from services.runtime.aggregate import Aggregate
 from services.table import snapshot
-from services.table.games import GameAdapter, adapter_for
+from services.table.games import Emit, GameAdapter, Refusal, adapter_for
 from services.table.policy import EXCESS_RULE, LATE_BET_RULE, LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
@@ -94,7 +99,7 @@ class TableSession(Aggregate):
     PRODUCER = "table-service"
     # The layout of snapshot_state() (services/table/snapshot.py); bump it when that changes,
     # so older snapshots are ignored and the table is rebuilt from the log.
-    STATE_VERSION = 1
+    STATE_VERSION = 2  # 2: the game's `play`
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -108,6 +113,9 @@ class TableSession(Aggregate):
         self.prisoners: dict[str, BetPlacedData] = {}
         self.seated: dict[int, str] = {}  # seat -> player id
         self.idle: dict[int, int] = {}    # seat -> consecutive settled rounds without a bet
+        # The game's own state across rounds, folded by its adapter (craps: the point, the
+        # layout, the shooter); None for a game that keeps none (roulette).
+        self.play: Any = None
 
     @property
     def game(self) -> GameAdapter:
@@ -132,7 +140,7 @@ class TableSession(Aggregate):
     def handle(self, command: Command) -> None:
         """Decide on a command: trigger its events (none for a redelivered command). The
         caller collects them (`collect()`), as the runtime's unit of work does."""
-        if self.has_handled(command) and not isinstance(command, RecordSpin):
+        if self.has_handled(command) and not isinstance(command, (RecordSpin, RecordRoll)):
             return
         # A redelivered command was judged the first time: a key revoked since then must not
         # turn an applied RecordSpin (whose redelivery may finish its settlement) into a refusal.
@@ -194,6 +202,7 @@ class TableSession(Aggregate):
         if problem is not None:
             return self._refuse(command, problem[0], problem[1], code=problem[2])
         self.trigger(PlayerSeated, PlayerSeatedData(seat=seat, player_id=player), command)
+        self._trigger_all(self.game.player_seated(self), command)
 
     @_decide.register
     def _leave_seat(self, command: LeaveSeat) -> None:
@@ -201,6 +210,10 @@ class TableSession(Aggregate):
         if self.seated.get(seat) != player:
             return self._refuse(command, "payload.player_id",
                                 f"{player} is not seated at seat {seat}", code="SEAT_EMPTY")
+        emit, refusal = self.game.seat_leaving(self, seat)  # craps: the shooter leaving
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
         self.trigger(PlayerLeft, PlayerLeftData(seat=seat, player_id=player), command)
 
     def _seat_problem(self, seat: int) -> tuple[str, str, CommandRejectCode] | None:
@@ -230,6 +243,7 @@ class TableSession(Aggregate):
         number = self.rounds_played + 1
         self.trigger(RoundOpened, RoundOpenedData(round_id=f"{self.id}.{number}",
                                                   round_number=number), command)
+        self._trigger_all(self.game.round_opening(self), command)
 
     @_decide.register
     def _place_bet(self, command: PlaceBet) -> None:
@@ -239,7 +253,8 @@ class TableSession(Aggregate):
             placed, problem = self._within_limits(p.bet)
         if placed is not None:
             bet, excess, rule = placed
-            invalid = self.game.bet_problem(self.cfg, bet)
+            invalid = self.game.bet_problem(self.cfg, bet) or \
+                self.game.admit(self, bet, p.bet_id)
             if invalid is None:
                 self.trigger(BetPlaced, BetPlacedData(
                     round_id=self.current.round_id, bet_id=p.bet_id, seat=p.seat,
@@ -262,8 +277,13 @@ class TableSession(Aggregate):
         if rnd.state is not RoundState.BETTING:
             return ("BETTING_CLOSED", "payload", "bet placed after «no más apuestas»: void, "
                     "chips returned to the player", LATE_BET_RULE[cfg.profile])
-        if command.payload.bet_id in rnd.bets or command.payload.bet_id in self.prisoners:
+        bet_id = command.payload.bet_id
+        if bet_id in rnd.bets or bet_id in self.prisoners or \
+                self.game.holds_bet(self.play, bet_id):
             return "DUPLICATE_BET", "payload.bet_id", "a bet with this id is already placed", ""
+        if bet.kind not in self.game.bet_kinds:
+            return ("INVALID_BET", "payload.bet.kind", f"{bet.kind} is not a bet of a "
+                    f"{cfg.game} table; kinds: {', '.join(self.game.bet_kinds)}", "")
         if bet.stake.currency != cfg.currency:
             return ("WRONG_CURRENCY", "payload.bet.stake.currency",
                     f"the table plays in {cfg.currency}, not {bet.stake.currency}", "")
@@ -340,16 +360,44 @@ class TableSession(Aggregate):
     def _close_bets(self, command: CloseBets) -> None:
         if self.round is None or self.round.state is not RoundState.BETTING:
             return self._refuse(command, "command_type", "no round is open for bets")
+        refusal = self.game.close_bets_problem(self)  # craps: the shooter's line bet
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
         self.trigger(BetsClosed, BetsClosedData(round_id=self.round.round_id,
                                                 bet_count=len(self.round.bets)), command)
+
+    @_decide.register
+    def _change_bet(self, command: ChangeBet) -> None:
+        """Withdraw, reduce or increase a bet on the layout before the next roll (craps,
+        domain.md §4.6); the adapter refuses what the profile does not allow, with the rule."""
+        if self.round is None or self.round.state is not RoundState.BETTING:
+            return self._refuse(command, "command_type",
+                                "bets change only while a round is open for bets")
+        emit, refusal = self.game.change_bet(self, command)
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
+
+    _decide.register(RemoveBet, _change_bet)
+
+    @_decide.register
+    def _pass_dice(self, command: PassDice) -> None:
+        if self.round is not None and self.round.state not in (RoundState.BETTING,
+                                                               RoundState.SETTLED):
+            return self._refuse(command, "command_type", "the dice pass between rolls")
+        emit, refusal = self.game.pass_dice(self, command)
+        if refusal is not None:
+            return self._refuse_with(command, refusal)
+        self._trigger_all(emit, command)
 
     @_decide.register
     def _record_spin(self, command: RecordSpin) -> None:
         rnd, cfg = self.round, self.config
         assert cfg is not None
         if self.has_handled(command):
-            # Redelivered after a crash: finish the settlement if it was cut short.
-            if rnd is not None and rnd.state is RoundState.SPUN:
+            # Redelivered after a crash: finish the settlement if it was cut short (a game
+            # that keeps its layout triggers its result and settlement in one batch).
+            if rnd is not None and rnd.state is RoundState.SPUN and not self.game.keeps_layout:
                 self._settle(command)
             return
         if command.command_type != self.game.result_command:
@@ -358,11 +406,19 @@ class TableSession(Aggregate):
         if rnd is None or rnd.state is not RoundState.CLOSED:
             return self._refuse(command, "command_type",
                                 "a result can only be recorded after «no más apuestas»")
+        if self.game.keeps_layout:
+            emit, refusal = self.game.record(self, command)
+            if refusal is not None:
+                return self._refuse_with(command, refusal)
+            self._trigger_all(emit, command)
+            return self._round_settled(command)
         result, problem = self.game.result_of(cfg, command)
         if problem is not None:
             return self._refuse(command, *problem)
         self.trigger(SpinResulted, self.game.result_payload(cfg, rnd.round_id, result), command)
         self._settle(command)
+
+    _decide.register(RecordRoll, _record_spin)
 
     def _settle(self, command: Command) -> None:
         rnd, cfg = self.round, self.config
@@ -371,6 +427,13 @@ class TableSession(Aggregate):
         jailed = [b for b in self.prisoners.values() if b.round_id != rnd.round_id]
         for data in self.game.settle(cfg, rnd.round_id, open_bets, rnd.pocket, jailed):
             self.trigger(BetSettled, data, command)
+        self._round_settled(command)
+
+    def _round_settled(self, command: Command) -> None:
+        """RoundSettled: the bets this round decided (a game that keeps its layout: bets placed
+        in earlier rounds too, each wagered where it is decided)."""
+        rnd, cfg = self.current, self.cfg
+        assert rnd.pocket is not None
         wagered = sum(s.stake.amount for s in rnd.settled.values() if s.imprisoned_from is None)
         paid = sum(s.paid.amount for s in rnd.settled.values())
         self.trigger(RoundSettled, RoundSettledData(
@@ -448,26 +511,48 @@ class TableSession(Aggregate):
             return self._refuse(command, "command_type",
                                 f"{len(self.prisoners)} even-chance stakes are «en prisión» "
                                 f"until the next spin (seed 000 §4.1.4.2 item 11)")
+        problem = self.game.close_problem(self)
+        if problem is not None:
+            return self._refuse(command, *problem)
         self.trigger(TableClosed, command.payload, command)
 
     def _refuse(self, command: Command, fld: str, reason: str,
-                code: CommandRejectCode = "REFUSED") -> None:
+                code: CommandRejectCode = "REFUSED", rule: str = "") -> None:
         self.trigger(CommandRejected, CommandRejectedData(
             command_id=command.command_id, command_type=command.command_type,
-            field=fld, reason=reason, code=code), command)
+            field=fld, reason=reason, code=code, rule=rule), command)
+
+    def _refuse_with(self, command: Command, refusal: Refusal) -> None:
+        code, fld, reason, rule = refusal
+        self._refuse(command, fld, reason, code=code, rule=rule)
+
+    def _trigger_all(self, emit: Emit, cause: Command) -> None:
+        """The events a game adapter decided on, in order."""
+        for event_cls, payload in emit:
+            self.trigger(event_cls, payload, cause)
 
     # ===== snapshots (services/table/snapshot.py) ==============================================
     def snapshot_state(self) -> dict[str, Any]:
         """Everything but the version and the handled ids (the base class keeps those), as
-        JSON-able values."""
-        return snapshot.dump(self)
+        JSON-able values; the game's play as its adapter writes it."""
+        state = snapshot.dump(self)
+        state["play"] = None if self.config is None else self.game.play_to_json(self.play)
+        return state
 
     def restore_state(self, state: dict[str, Any]) -> None:
         """The inverse of snapshot_state, on a new session (the runtime's base class calls it,
         then sets the version and the handled ids)."""
         snapshot.load(self, state)
+        if self.config is not None:
+            self.play = self.game.play_from_json(self.config, state["play"])
 
     # ===== state changes =======================================================================
+    def apply(self, event: Event) -> None:
+        """The session's own fold (`mutate`), then the game's (its play)."""
+        super().apply(event)
+        if self.play is not None:
+            self.game.evolve(self.play, event)
+
     @singledispatchmethod
     def mutate(self, event: Event) -> None:
         """Events that change nothing here (rejections) fall through to this."""
@@ -475,6 +560,8 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: TableOpened) -> None:
         self.config = event.payload
+        adapter = adapter_for(event.payload.game)
+        self.play = adapter.new_play(event.payload) if adapter is not None else None
 
     @mutate.register
     def _(self, event: LimitsChanged) -> None:
@@ -517,6 +604,11 @@ class TableSession(Aggregate):
     @mutate.register
     def _(self, event: SpinResulted) -> None:
         self.current.pocket = event.payload.pocket
+        self.current.state = RoundState.SPUN
+
+    @mutate.register
+    def _(self, event: DiceRolled) -> None:
+        self.current.pocket = event.payload.result
         self.current.state = RoundState.SPUN
 
     @mutate.register

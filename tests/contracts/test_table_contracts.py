@@ -4,7 +4,16 @@ import json
 from typing import Any, get_args
 
 from contracts.codec import decode
-from contracts.table import BetKind, CommandRejected, OpenTable, TableOpened, TableWheel
+from contracts.table import (
+    BetKind,
+    CommandRejected,
+    CrapsBetKind,
+    OpenTable,
+    RouletteBetKind,
+    TableOpened,
+    TableWheel,
+)
+from services.rules.craps.bets import KINDS as CRAPS_KINDS
 from services.rules.roulette import KINDS, WHEELS
 
 # A TableOpened exactly as the table service wrote it before schema 2.
@@ -20,7 +29,9 @@ V1_OPENED: dict[str, Any] = {
 
 
 def test_the_contract_lists_exactly_the_bet_kinds_the_engine_settles():
-    assert set(get_args(BetKind)) == set(KINDS)
+    assert set(get_args(RouletteBetKind)) == set(KINDS)
+    assert set(get_args(CrapsBetKind)) == set(CRAPS_KINDS)
+    assert set(get_args(BetKind)) == set(KINDS) | set(CRAPS_KINDS)
 
 
 def test_the_contract_opens_every_wheel_the_engine_knows():

@@ -8,10 +8,12 @@ import pytest
 
 from contracts.topics import (
     DEAD_LETTER_TOPIC,
+    DICE_EVENTS_TOPIC,
     TABLE_EVENTS_TOPIC,
     TABLE_SNAPSHOTS_TOPIC,
     TOPICS,
     VISION_CHECKS_TOPIC,
+    WHEEL_EVENTS_TOPIC,
 )
 from deploy.acls import commands, load
 from services.catalogue import service_brokers
@@ -19,7 +21,9 @@ from services.catalogue import service_brokers
 # What a service reads without a consumer group: its aggregate store's log and snapshots
 # (services/table/bootstrap.py, services/vision/service/bootstrap.py)
 REBUILD_READS = {"table-service": {TABLE_EVENTS_TOPIC.name, TABLE_SNAPSHOTS_TOPIC.name},
-                 "vision-service": {VISION_CHECKS_TOPIC.name}, "projector": set()}
+                 "vision-service": {VISION_CHECKS_TOPIC.name}, "projector": set(),
+                 "wheel-service": {WHEEL_EVENTS_TOPIC.name},
+                 "dice-service": {DICE_EVENTS_TOPIC.name}}
 
 
 def actual() -> dict[str, dict[str, set[str]]]:
@@ -36,8 +40,12 @@ def actual() -> dict[str, dict[str, set[str]]]:
     return out
 
 
+def test_every_service_of_the_catalogue_has_its_acls():
+    assert set(actual()) <= set(load())
+
+
 @pytest.mark.parametrize("service", ["table-service", "projector", "vision-service",
-                                     "floor-simulator"])
+                                     "floor-simulator", "wheel-service", "dice-service"])
 def test_each_service_is_granted_what_it_consumes_and_publishes_no_more(service):
     grants, code = load(), actual()
     grant, used = grants[service], code[service]

@@ -45,18 +45,23 @@ def leftover(var: Path) -> list[str]:
     return found
 
 
-def dashboard_page(output: list[str], deadline: float) -> str:
-    """The page of the dashboard this run printed, once it answers. The run's own address, not
-    the port asked for: `casino run` takes another when that one is taken (by another test
-    worker, say), and the page at the asked port was then another process's."""
+def dashboard_page(output: list[str], deadline: float, *shown: str) -> str:
+    """The page of the dashboard this run printed, once it shows every string of `shown`. The
+    run's own address, not the port asked for: `casino run` takes another when that one is
+    taken (by another test worker, say). Polled, not read once: the report counting six settled
+    rounds may have seen only two of the three tables, and the third appears a moment later
+    (the assertion was met on a slow CI machine with RUL-01 not yet on the page)."""
+    page = ""
     while True:
         found = re.search(r"floor dashboard\s+(http://\S+/)", "".join(output))
         try:
             if found:
-                return urllib.request.urlopen(found.group(1), timeout=10).read().decode()
+                page = urllib.request.urlopen(found.group(1), timeout=10).read().decode()
         except OSError:
             pass
-        assert time.monotonic() < deadline, "the dashboard never answered in time"
+        if page and all(s in page for s in shown):
+            return page
+        assert time.monotonic() < deadline, f"the dashboard never showed {shown}: {page}"
         time.sleep(1)
 
 
@@ -78,7 +83,8 @@ def run_floor(var: Path, port: int, until: int) -> tuple[int, str]:
             assert proc.poll() is None, "".join(output)
             assert time.monotonic() < deadline, f"only {n} rounds settled in {START_SECONDS} s"
             time.sleep(2)
-        page = dashboard_page(output, deadline)
+        page = dashboard_page(output, time.monotonic() + 60,
+                              "Casino floor — live", "RUL-01", "BOB")
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
         proc.wait(timeout=60)

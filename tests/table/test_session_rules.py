@@ -263,8 +263,7 @@ def test_authorize_lets_surveillance_resolve_a_verification_and_nobody_else_on_t
 
 # ----- games --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["craps", "mini_craps", "baccarat", "blackjack", "poker",
-                                  "trente_quarante"])
+@pytest.mark.parametrize("game", ["baccarat", "blackjack", "poker", "trente_quarante"])
 def test_a_game_without_a_live_adapter_cannot_be_opened(game):
     table = TableSession(T)
     [refused] = handle(table, cmd(OpenTable, payload=TableOpenedData(

@@ -67,3 +67,15 @@ FIELD_TIMING = declare_switch(
     "«después de haber establecido el punto del tirador» (§3.1.7.2, IV §1.7). Best reading "
     "any_time; after_point rejects a Field bet while the point is OFF.",
 )
+
+SHOOTER_DIRECTION = declare_switch(
+    "craps_shooter_direction", ("clockwise", "counter_clockwise"),
+    {"BO": "clockwise", "CL-ARICA": "clockwise"},
+    "Who shoots after a seven-out (domain.md A-28). Seed 000 §3.1.5 and seed 004 IV §1.5 offer "
+    "the dice «comenzando … por aquel que se encuentre a la izquierda de los \"croupiers\" y "
+    "después siguiendo el sentido de las agujas del reloj» (clockwise, the default: the "
+    "order the text sets for the session), then say «Cuando el primer jugador pierde su "
+    "apuesta, los dados deben ser entregados al jugador de su derecha» (counter_clockwise). "
+    "A live table sets it in TableOpened.switches (services/table/games/craps.py); the "
+    "rules engine itself never reads it: who shoots decides no bet.",
+)

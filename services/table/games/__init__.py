@@ -6,22 +6,47 @@ rest: which bet kinds exist and whether a bet is valid, what a round's result lo
 which event records it, and how a round is settled and re-settled through the rules engine
 (services/rules), each payout naming its rule.
 
-A game without a live adapter (craps, mini craps, the card games) cannot be opened at a table
-yet; the rules engine settles it offline (`casino rules settle`).
+A game whose bets stay on the layout across rounds (craps: one roll is one round, a pass line
+is decided rolls later) keeps a `play` of its own in the session — an object the adapter folds
+from the table's events (`evolve`), snapshots as JSON and decides on (`record`, `change_bet`,
+the shooter hooks). `GameBase` gives the defaults of a game with no such play (roulette).
+
+A game without a live adapter (the card games) cannot be opened at a table yet; the rules
+engine settles it offline (`casino rules settle`).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from contracts.envelope import Command
+from contracts.envelope import Command, Event
 from contracts.payouts import BetCorrectionData
-from contracts.table import BetLimits, BetPlacedData, BetSettledData, BetSpec, TableOpenedData
+from contracts.table import (
+    BetLimits,
+    BetPlacedData,
+    BetSettledData,
+    BetSpec,
+    CommandRejectCode,
+    SpinResulted,
+    TableOpenedData,
+)
 
 if TYPE_CHECKING:
     from services.table.rounds import Round
 
 Problem = tuple[str, str]  # (field, reason)
+# A refusal of a command: (code, field, reason, the seed rule behind it or "")
+Refusal = tuple[CommandRejectCode, str, str, str]
+Emit = list[tuple[type[Event], Any]]  # events for the session to trigger, in order
+
+
+class SessionView(Protocol):
+    """What a game adapter reads of its table session (services/table/domain.py)."""
+
+    config: TableOpenedData | None
+    seated: dict[int, str]
+    play: Any
+    round: Round | None
 
 
 class GameAdapter(Protocol):
@@ -62,6 +87,101 @@ class GameAdapter(Protocol):
                 result: str) -> list[BetCorrectionData]:
         """The bets of `rnd` whose payout changes when its result is `result` instead."""
 
+    # -- a game whose bets stay on the layout across rounds (GameBase: none) ---------------
+    result_event: type[Event]     # the event recording a round's result (SpinResulted, ...)
+    keeps_layout: bool            # True: `record` settles a round from the play
+
+    def new_play(self, config: TableOpenedData) -> Any:
+        """The game's own state at a new table, or None."""
+
+    def evolve(self, play: Any, event: Event) -> None:
+        """Fold one of the table's events into the play (after the session's own fold)."""
+
+    def play_to_json(self, play: Any) -> Any: ...
+
+    def play_from_json(self, config: TableOpenedData, data: Any) -> Any: ...
+
+    def holds_bet(self, play: Any, bet_id: str) -> bool:
+        """Whether a bet of this id is still on the layout from an earlier round."""
+
+    def admit(self, view: SessionView, bet: BetSpec, bet_id: str) -> Problem | None:
+        """Whether the bet may be made now (the point, the line bet odds back), else why."""
+
+    def record(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        """keeps_layout games: the result and every bet it decides, or why not."""
+
+    def change_bet(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        """Withdraw, reduce or increase a bet on the layout, or why not."""
+
+    def round_opening(self, view: SessionView) -> Emit:
+        """Events of a round's opening (e.g. the dice to a shooter)."""
+
+    def player_seated(self, view: SessionView) -> Emit:
+        """Events of a player sitting down (e.g. the dice to him when nobody holds them)."""
+
+    def close_bets_problem(self, view: SessionView) -> Refusal | None:
+        """Why «no más apuestas» cannot be called yet (e.g. the shooter has no line bet)."""
+
+    def seat_leaving(self, view: SessionView, seat: int) -> tuple[Emit, Refusal | None]:
+        """What a player leaving a seat does to the game (the shooter leaving), or why not."""
+
+    def pass_dice(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        """The shooter declines the dice."""
+
+    def close_problem(self, view: SessionView) -> Problem | None:
+        """Why the table cannot close yet (bets still on the layout)."""
+
+
+class GameBase:
+    """The defaults of a game that keeps nothing across rounds but what the session keeps
+    itself (roulette's stakes «en prisión»)."""
+
+    result_event: type[Event] = SpinResulted
+    keeps_layout = False
+
+    def new_play(self, config: TableOpenedData) -> Any:
+        return None
+
+    def evolve(self, play: Any, event: Event) -> None:
+        return None
+
+    def play_to_json(self, play: Any) -> Any:
+        return None
+
+    def play_from_json(self, config: TableOpenedData, data: Any) -> Any:
+        return None
+
+    def holds_bet(self, play: Any, bet_id: str) -> bool:
+        return False
+
+    def admit(self, view: SessionView, bet: BetSpec, bet_id: str) -> Problem | None:
+        return None
+
+    def record(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        raise NotImplementedError("only a game that keeps its layout records this way")
+
+    def change_bet(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        return [], ("REFUSED", "command_type", f"{command.command_type}: a bet at this game "
+                    "stays as placed until the round is settled", "")
+
+    def round_opening(self, view: SessionView) -> Emit:
+        return []
+
+    def player_seated(self, view: SessionView) -> Emit:
+        return []
+
+    def close_bets_problem(self, view: SessionView) -> Refusal | None:
+        return None
+
+    def seat_leaving(self, view: SessionView, seat: int) -> tuple[Emit, Refusal | None]:
+        return [], None
+
+    def pass_dice(self, view: SessionView, command: Command) -> tuple[Emit, Refusal | None]:
+        return [], ("REFUSED", "command_type", "PassDice: this game has no dice", "")
+
+    def close_problem(self, view: SessionView) -> Problem | None:
+        return None
+
 
 ADAPTERS: dict[str, GameAdapter] = {}
 
@@ -79,4 +199,4 @@ def adapter_for(game: str) -> GameAdapter | None:
 def _load() -> None:
     """Import the live adapters (each registers itself); imported late, since they import the
     rules engine and this package is imported by the session."""
-    from services.table.games import roulette  # noqa: F401
+    from services.table.games import craps, roulette  # noqa: F401

@@ -35,11 +35,11 @@ from services.rules.roulette.called import expand
 from services.rules.roulette.limits import limits_for as engine_limits_for
 from services.rules.roulette.paytable import check_wheel
 from services.table import corrections, settlement
-from services.table.games import Problem, register
+from services.table.games import GameBase, Problem, register
 from services.table.rounds import Round
 
 
-class Roulette:
+class Roulette(GameBase):
     game = "roulette"
     bet_kinds: tuple[str, ...] = tuple(KINDS)
     result_command = "RecordSpin"
