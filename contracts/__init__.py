@@ -2,9 +2,11 @@
 
 Importing this package registers every message type for decoding.
 """
-from contracts import (  # noqa: F401  (registers message types)
+# Imported for their side effect: each module registers its message types.
+from contracts import (  # noqa: F401
     deadletter,
     devices,
+    health,
     identity,
     payouts,
     table,

@@ -7,6 +7,13 @@ holds a round's winning payouts when the vision service asks for a verification
 (VerificationRequested), and releases them when the surveillance room resolves it or when the
 30 minutes are up, whichever comes first.
 
+A hold is only started while there is something to withhold and time left to withhold it: a
+round with no winning payouts, or a request that reaches the table after the hold's deadline
+(the vision service was behind), starts no hold. The payouts go out as settled and the check
+goes on as a review after payment, which may still end in a correction (PayoutsNotHeld says
+which and why). "Within the hold" means decided by the table before the payouts were
+released: a correction decided after that is flagged `after_payment`.
+
 When surveillance corrects the dealer's result, the round was settled on the wrong pocket.
 Events are never changed: SettlementCorrected records, bet by bet, what was paid, what should
 have been paid under the corrected pocket and the rule behind the new amount.
@@ -20,9 +27,11 @@ from pydantic import AwareDatetime, Field
 from contracts.envelope import Id, message_type
 from contracts.money import Currency, Money
 from contracts.table import BetKind, BetOutcome, Pocket, Seat, TableEvent, _Data
+from contracts.upcast import upcaster
 
 HOLD_RULE = "seed 002 §1.3; seed 004 RG §6"
 ReleaseOutcome = Literal["UPHELD", "CORRECTED", "EXPIRED"]
+NotHeldWhy = Literal["DEADLINE_PASSED", "NOTHING_TO_HOLD"]
 
 
 class PayoutsHeldData(_Data):
@@ -37,6 +46,25 @@ class PayoutsHeldData(_Data):
     rule: str = HOLD_RULE
 
 
+class PayoutsNotHeldData(_Data):
+    round_id: Id
+    check_id: Id = Field(description="The round check under verification")
+    reason: str = Field(description="Why surveillance must look: MISMATCH, LOW_CONFIDENCE, "
+                                    "NO_DECISION")
+    why: NotHeldWhy = Field(description="DEADLINE_PASSED: the request reached the table after "
+                                        "the hold's deadline, so the payouts were already due; "
+                                        "NOTHING_TO_HOLD: the round has no winning payouts")
+    bet_ids: tuple[Id, ...] = Field(description="The winning bets, paid as settled")
+    paid: Money = Field(description="What those bets are paid (stake back + winnings)")
+    deadline: AwareDatetime = Field(description="The hold's deadline the request carried")
+    requested_at: AwareDatetime = Field(description="When the vision service asked for the "
+                                                    "verification (its event's time)")
+    review_after_payment: Literal[True] = Field(
+        default=True, description="The check goes on as a review after payment; a correction "
+                                  "it ends in is flagged after_payment")
+    rule: str = HOLD_RULE
+
+
 class PayoutsReleasedData(_Data):
     round_id: Id
     check_id: Id
@@ -45,7 +73,8 @@ class PayoutsReleasedData(_Data):
     bet_ids: tuple[Id, ...] = Field(description="The bets to pay now")
     released: Money = Field(description="What to pay now; after a correction, the corrected "
                                         "amounts of the round's winners")
-    within_hold: bool = Field(description="Released by the hold deadline")
+    within_hold: bool = Field(description="Released by the hold deadline (the time the table "
+                                          "service released it, not the officer's command)")
     released_by: Id = Field(description="The surveillance officer, or the table service "
                                         "when the hold expired")
     rule: str = HOLD_RULE
@@ -73,7 +102,7 @@ class BetCorrectionData(_Data):
                                   "if it has been spun; None while it waits for the next spin")
 
 
-class SettlementCorrectedData(_Data):
+class SettlementCorrectedDataV1(_Data):
     round_id: Id
     check_id: Id
     pocket_before: Pocket = Field(description="The pocket the dealer entered")
@@ -87,6 +116,14 @@ class SettlementCorrectedData(_Data):
     corrected_by: Id = Field(description="The surveillance officer who corrected the result")
     note: str = ""
     rule: str = HOLD_RULE
+
+
+class SettlementCorrectedData(SettlementCorrectedDataV1):
+    after_payment: bool | None = Field(
+        description="True: decided after the round's payouts had gone out (the hold was "
+                    "already released, or none was started), so the players are paid or "
+                    "recovered afterwards; False: decided while they were held. None: recorded "
+                    "under schema 1, which did not say")
 
 
 @message_type
@@ -108,12 +145,38 @@ class PayoutsReleased(TableEvent):
 
 
 @message_type
+class PayoutsNotHeld(TableEvent):
+    """No hold for this round under verification: nothing to withhold, or the request came
+    after the deadline. Its payouts go out as settled; the check is a review after payment."""
+
+    event_type: Literal["PayoutsNotHeld"] = "PayoutsNotHeld"
+    schema_version: Literal[1] = 1
+    payload: PayoutsNotHeldData
+
+
+@message_type
+class SettlementCorrectedV1(TableEvent):
+    """Schema 1 (no after_payment), kept for decoding; `decode` upcasts it."""
+
+    event_type: Literal["SettlementCorrected"] = "SettlementCorrected"
+    schema_version: Literal[1] = 1
+    payload: SettlementCorrectedDataV1
+
+
+@message_type
 class SettlementCorrected(TableEvent):
     """The round was settled on a wrong result; these are the bets whose payouts change."""
 
     event_type: Literal["SettlementCorrected"] = "SettlementCorrected"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     payload: SettlementCorrectedData
 
 
-PAYOUT_EVENTS = (PayoutsHeld, PayoutsReleased, SettlementCorrected)
+@upcaster("SettlementCorrected", 1)
+def _upcast_corrected(message: dict) -> dict:
+    """Schema 1 did not record whether the correction came after payment: None."""
+    return {**message, "schema_version": 2,
+            "payload": {**(message.get("payload") or {}), "after_payment": None}}
+
+
+PAYOUT_EVENTS = (PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected)

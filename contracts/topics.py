@@ -17,6 +17,7 @@ from contracts.devices import (
     WHEEL_EVENTS,
 )
 from contracts.envelope import Command, Event, Message, type_field, type_of
+from contracts.health import ServiceHealth
 from contracts.identity import IDENTITY_EVENTS
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
@@ -94,10 +95,16 @@ DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
 
+HEALTH_TOPIC = TopicSpec(
+    "floor.health", 1, "service name", (ServiceHealth,),
+    "Every service instance's periodic health report (stuck or lagging consumers), for the "
+    "floor dashboard; only the latest per instance matters.")
+
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
     VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, WHEEL_COMMANDS_TOPIC,
-    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, IDENTITY_KEYS_TOPIC)}
+    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC,
+    IDENTITY_KEYS_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

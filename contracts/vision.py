@@ -116,7 +116,8 @@ class VerificationResolvedData(_Data):
     result: str = Field(description="The result surveillance saw: the dealer's when UPHELD")
     resolved_by: Id = Field(description="Employee id of the surveillance officer")
     note: str
-    resolved_at: AwareDatetime
+    resolved_at: AwareDatetime = Field(description="When the vision service decided it (not the "
+                                                   "time the officer issued the command)")
     hold_deadline: AwareDatetime
     within_hold: bool = Field(description="Resolved by the hold deadline; if not, the winning "
                                           "payouts had to be paid before the review ended")

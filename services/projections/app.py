@@ -1,5 +1,6 @@
-"""Kafka wiring of the projector: table events and dead letters into the DuckDB file, one
-transaction per batch (offsets are committed only after the transaction commits)."""
+"""Kafka wiring of the projector: table events, round checks, dead letters and the services'
+health reports into the DuckDB file, one transaction per batch (offsets are committed only
+after the transaction commits)."""
 from __future__ import annotations
 
 import asyncio
@@ -13,9 +14,16 @@ import duckdb
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event, Message
-from contracts.topics import DEAD_LETTER_TOPIC, TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
+from contracts.health import ServiceHealth
+from contracts.topics import (
+    DEAD_LETTER_TOPIC,
+    HEALTH_TOPIC,
+    TABLE_EVENTS_TOPIC,
+    VISION_CHECKS_TOPIC,
+)
 from services.projections import store
 from services.projections.dashboard import dashboard_routes
+from services.projections.health import apply_service_health
 from services.projections.projector import ProjectionBatch, SequenceGap, apply_dead_letter
 from services.runtime.bus import Bus, Rejected
 from services.runtime.service import Service, run_service
@@ -54,6 +62,11 @@ class ProjectorService:
                     {DeadLetter: self.on_dead_letter}, context=self.transaction,
                     transient=DISK_AWAY,
                     description="Keeps dead letters visible on the floor dashboard.")
+        bus.consume([HEALTH_TOPIC], f"{SERVICE}-health",
+                    {ServiceHealth: self.on_health}, context=self.transaction,
+                    transient=DISK_AWAY,
+                    description="Keeps every service's latest health report for the "
+                                "floor dashboard.")
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[BatchContext]:
@@ -114,6 +127,10 @@ class ProjectorService:
     async def on_dead_letter(self, message: Message, _ctx: BatchContext) -> None:
         assert isinstance(message, DeadLetter) and self._batch is not None
         apply_dead_letter(self._batch.con, message)
+
+    async def on_health(self, message: Message, _ctx: BatchContext) -> None:
+        assert isinstance(message, ServiceHealth) and self._batch is not None
+        apply_service_health(self._batch.con, message)
 
     def status(self) -> dict[str, Any]:
         return {**self.bus.status(), "database": str(self.db_path)}

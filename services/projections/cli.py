@@ -1,5 +1,6 @@
 """`casino report tables` (per-table rounds, wagered, paid, house win and hold % for a range)
-and `casino report holds` (rounds under CCTV verification and their 30-minute payout holds)."""
+and `casino report holds` (rounds under CCTV verification, their payout holds under the house's
+limit, and the holds released with any lateness)."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,10 @@ from services.projections.holds import (
     check_counts,
     corrections_report,
     holds_report,
+    house_limit,
+    releases_report,
     render_holds,
+    render_releases,
 )
 from services.projections.report import render_text, table_report
 from services.runtime.settings import Settings
@@ -71,20 +75,32 @@ def tables(db_path: Path | None, start: datetime | None, end: datetime | None,
 
 @report.command()
 @DB_OPTION
-@click.option("--expired", is_flag=True, help="Only holds past their 30 minutes (pay now).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per hold.")
-def holds(db_path: Path | None, expired: bool, as_json: bool) -> None:
+@click.option("--expired", is_flag=True, help="Only holds past their deadline (pay now).")
+@click.option("--released", is_flag=True,
+              help="The latest released holds instead, with release time and lateness.")
+@click.option("--late", is_flag=True, help="With --released: only those released late.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per hold (with hold_limit_seconds, released_at, "
+                   "within_hold and late_seconds).")
+def holds(db_path: Path | None, expired: bool, released: bool, late: bool,
+          as_json: bool) -> None:
     """Rounds under CCTV verification: dealer's result, camera's reading, why, time left on
-    the payout hold (30 minutes at most) and the evidence frame's hash; then the rounds
+    the payout hold (the house's limit, 30 minutes at most) or when it was released and how
+    late, and the evidence frame's hash; then the latest released holds and the rounds
     surveillance corrected (their payouts were wrong)."""
     now = datetime.now(UTC)
     with _database(db_path) as con:
         found, counts = holds_report(con), check_counts(con)
-        corrections = corrections_report(con)
+        corrections, limit = corrections_report(con), house_limit(con)
+        releases = releases_report(con, late_only=late)
     if expired:
         found = [h for h in found if h.expired(now)]
     if as_json:
-        for h in found:
-            click.echo(json.dumps(h.to_dict(now)))
+        rows = [r.to_dict() for r in releases] if released else [h.to_dict(now) for h in found]
+        for row in rows:
+            click.echo(json.dumps({**row, "house_limit_seconds": limit}))
+    elif released:
+        click.echo("\n".join(render_releases(releases)).strip() or "(no hold released yet)")
     else:
-        click.echo(render_holds(found, counts, now, [] if expired else corrections))
+        click.echo(render_holds(found, counts, now, [] if expired else corrections,
+                                limit_seconds=limit, releases=[] if expired else releases))

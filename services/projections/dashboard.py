@@ -1,18 +1,22 @@
-"""The floor dashboard: live per-table figures, a chart of house win, recent refusals and dead
-letters — served by the projector at / (HTML, refreshes itself), /api/tables (JSON) and
-/evidence/<sha256> (the CCTV frame of a check).
+"""The floor dashboard: every floor service's health, alerts (holds released late, services not
+healthy), live per-table figures, a chart of house win, CCTV holds, recent refusals and dead
+letters — served by the projector at / (HTML, refreshes itself), /api/tables (JSON),
+/floor.css and /evidence/<sha256> (the CCTV frame of a check).
 
 It reads only the DuckDB file and the evidence store, so it knows nothing of the service that
-serves it. Every value from the file is escaped (`e`) before it goes into the page: a dead
-letter carries whatever a producer sent, markup included.
+serves it. The page is a Jinja2 template (templates/) with autoescaping on: every value from
+the file — a dead letter carries whatever a producer sent, markup included — is text, and a
+link is only made of a URL that is http(s). The runtime's HTTP server adds the
+Content-Security-Policy that forbids any script (services/runtime/http.py).
 """
 from __future__ import annotations
 
-import html
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -20,42 +24,90 @@ from starlette.routing import Route
 
 from contracts.money import format_money
 from services.projections import store
-from services.projections.holds import Correction, check_counts, corrections_report
+from services.projections.health import ServiceState, service_states
+from services.projections.holds import (
+    Hold,
+    Release,
+    check_counts,
+    corrections_report,
+    house_limit,
+    limit_line,
+    releases_report,
+    time_left,
+)
 from services.projections.report import TableFigures, table_report
 from services.runtime.evidence import EvidenceStore
 
+TEMPLATES = Path(__file__).with_name("templates")
 STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}
 td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}"""
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.neg{color:#b00}.muted{color:#777}
+"""
 
 
-def e(value: object) -> str:
-    """A value from the file, made safe to put in the page (text or attribute)."""
-    return html.escape(str(value))
+def web_url(value: object) -> bool:
+    """True for an http(s) URL, the only kind the page makes a link of (a `javascript:` one
+    stays text)."""
+    return isinstance(value, str) and value.lower().startswith(("http://", "https://"))
 
 
-def chart(figures: list[TableFigures]) -> str:
+def _when(value: datetime | None) -> str:
+    return "—" if value is None else value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def environment() -> Environment:
+    """Autoescaping for every template, also one made from a string; an undefined name is an
+    error, not an empty cell."""
+    env = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env.filters["money"] = lambda amount, currency: format_money(int(amount), currency)
+    env.filters["when"] = _when
+    env.filters["web_url"] = web_url
+    return env
+
+
+ENV = environment()
+
+
+def chart(figures: list[TableFigures]) -> dict[str, Any] | None:
     """Horizontal bars of house win per table (SVG), green for a house win, red for a loss."""
     if not figures:
-        return ""
+        return None
     biggest = max(abs(f.house_win) for f in figures) or 1
-    rows = []
+    bars = []
     for i, f in enumerate(figures):
         width = int(300 * abs(f.house_win) / biggest)
-        x = 400 if f.house_win >= 0 else 400 - width
-        colour = "#2a8f3c" if f.house_win >= 0 else "#c0392b"
-        y = 10 + i * 28
-        rows.append(f'<text x="0" y="{y + 15}">{e(f.table_id)}</text>'
-                    f'<rect x="{x}" y="{y}" width="{width}" height="20" fill="{colour}"/>'
-                    f'<text x="720" y="{y + 15}" text-anchor="end">'
-                    f'{e(format_money(f.house_win, f.currency))}</text>')
-    height = 20 + 28 * len(figures)
-    return (f'<svg width="720" height="{height}" role="img" aria-label="house win per table">'
-            f'<line x1="400" y1="0" x2="400" y2="{height}" stroke="#999"/>{"".join(rows)}</svg>')
+        bars.append({"table_id": f.table_id, "y": 10 + i * 28, "width": width,
+                     "x": 400 if f.house_win >= 0 else 400 - width,
+                     "colour": "#2a8f3c" if f.house_win >= 0 else "#c0392b",
+                     "label": format_money(f.house_win, f.currency)})
+    return {"height": 20 + 28 * len(figures), "bars": bars}
 
 
-def snapshot(db_path: Path) -> dict[str, Any]:
+HOLDS = """
+SELECT c.table_id, c.round_id, c.kind, c.dealer_result, c.read_result, c.reason, c.detail,
+       c.confidence, c.declared_at, c.hold_deadline, c.evidence_sha256, c.check_id,
+       h.held, h.currency, h.release, h.released_at, h.within_hold, h.not_held,
+       epoch(c.hold_deadline) - epoch(c.declared_at)
+FROM round_checks c LEFT JOIN payout_holds h ON h.check_id = c.check_id
+WHERE c.status = 'verification' ORDER BY c.hold_deadline DESC LIMIT 12
+"""
+
+
+def hold_row(h: Hold, now: datetime) -> dict[str, Any]:
+    """A round under verification as the page shows it; `alert` when it is (or was) late."""
+    due = h.released_at is None and h.not_held is None and h.expired(now)
+    return {"table_id": h.table_id, "round_id": h.round_id, "dealer_result": h.dealer_result,
+            "camera_read": h.camera_read or "no decision", "reason": h.reason,
+            "detail": h.detail, "confidence": h.confidence, "held": h.held,
+            "currency": h.currency, "hold_text": time_left(h, now),
+            "alert": h.late_seconds > 0 or due, "sha": h.evidence_sha256 or "",
+            "check_id": h.check_id}
+
+
+def snapshot(db_path: Path, now: datetime | None = None) -> dict[str, Any]:
+    now = now or datetime.now(UTC)
     with store.connect(db_path) as con:
         figures = table_report(con)
         last = dict(con.execute(
@@ -69,125 +121,34 @@ def snapshot(db_path: Path) -> dict[str, Any]:
                               "ORDER BY failed_at DESC LIMIT 8").fetchall()
         counted = con.execute("SELECT count(*) FROM dead_letters").fetchone()
         assert counted is not None  # count(*) always returns one row
-        letter_count = counted[0]
         prison = {t: (n, amount) for t, n, amount in con.execute(
             "SELECT table_id, count(*), sum(stake) FROM bets WHERE outcome = 'prison' "
             "GROUP BY table_id").fetchall()}
-        holds = con.execute(
-            "SELECT c.table_id, c.round_id, c.dealer_result, "
-            "coalesce(c.read_result, 'no decision'), c.reason, c.detail, c.confidence, "
-            "c.evidence_sha256, epoch(c.hold_deadline) - epoch(now()), c.check_id, h.held, "
-            "h.currency, h.release FROM round_checks c "
-            "LEFT JOIN payout_holds h ON h.check_id = c.check_id "
-            "WHERE c.status = 'verification' "
-            "ORDER BY c.hold_deadline DESC LIMIT 12").fetchall()
+        holds = [Hold(*row) for row in con.execute(HOLDS).fetchall()]
+        late = releases_report(con, 12, late_only=True)
+        limit = house_limit(con)
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
+        services = service_states(con, now)
     return {"figures": figures, "last_pocket": last, "refusals": refusals,
-            "dead_letters": letters, "dead_letter_count": letter_count, "holds": holds,
-            "prison": prison,
-            "checks": checks, "corrections": corrections}
+            "dead_letters": letters, "dead_letter_count": counted[0],
+            "holds": [hold_row(h, now) for h in holds], "late_releases": late,
+            "limit_line": limit_line(limit), "prison": prison, "checks": checks,
+            "corrections": corrections, "services": services,
+            "alerts": alerts(late, services)}
 
 
-def in_prison(found: tuple[int, int] | None, currency: str) -> str:
-    """Even-chance stakes held «en prisión» for the next spin (seed 000 §4.1.4.2 item 11)."""
-    if not found:
-        return "—"
-    count, amount = found
-    return f"{count} ({e(format_money(int(amount), currency))})"
+def alerts(late: list[Release], services: list[ServiceState]) -> list[str]:
+    """What needs someone now: holds paid after their deadline, services not healthy."""
+    out = [f"hold of {r.table_id} round {r.round_id} released {r.late_seconds:g} s after its "
+           f"deadline ({r.release})" for r in late]
+    out += [f"{s.service} ({s.instance}) is {s.state}" for s in services if s.state != "ok"]
+    return out
 
 
-def hold_left(seconds: float, release: str | None = None) -> str:
-    """Time left on a payout hold (seed 002 §1.3: never more than 30 minutes)."""
-    if release == "EXPIRED":
-        return "30 min passed — released"
-    if seconds <= 0:
-        return "<b class='neg'>30 min passed — pay now</b>"
-    return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
-
-
-def held_money(held: int | None, currency: str | None) -> str:
-    """The winning payouts the table service holds for the round ('—' before it has)."""
-    return "—" if held is None else e(format_money(int(held), currency or ""))
-
-
-def holds_html(s: dict[str, Any]) -> str:
-    rows = "".join(
-        f"<tr><td>{e(t or '')}</td><td>{e(r or '')}</td><td>{e(d or '')}</td>"
-        f"<td>{e(read)}</td><td>{e(reason)}</td><td>{e(detail or '')}</td>"
-        f"<td>{conf:.2f}</td><td>{held_money(held, cur)}</td><td>{hold_left(left, release)}</td>"
-        f"<td><a href='/evidence/{e(sha)}'><img src='/evidence/{e(sha)}' width='160' "
-        f"alt='CCTV frame {e(sha[:12])}'></a><br><code>{e(sha[:12])}…</code></td>"
-        f"<td><code>{e(check)}</code></td></tr>"
-        for t, r, d, read, reason, detail, conf, sha, left, check, held, cur, release
-        in s["holds"])
-    c = s["checks"]
-    return (f"<h2>CCTV checks</h2><p>{e(c.get('confirmed', 0))} confirmed by camera · "
-            f"{e(c.get('verification', 0))} sent to surveillance · "
-            f"{e(c.get('pending', 0))} waiting for frame or result · resolved by surveillance: "
-            f"{e(c.get('upheld', 0))} upheld, {e(c.get('corrected', 0))} corrected. Winning "
-            f"payouts of a round under verification may be held for at most 30 minutes "
-            f"(seed 002 §1.3; seed 004 RG §6).</p>"
-            f"<table><tr><th>table</th><th>round</th><th>dealer entered</th><th>camera read</th>"
-            f"<th>why</th><th>detail</th><th>confidence</th><th>payouts held</th>"
-            f"<th>hold left</th><th>evidence</th>"
-            f"<th>check id (casino surveillance resolve)</th></tr>"
-            f"{rows}</table>{corrections_html(s['corrections'])}")
-
-
-def corrections_html(corrections: list[Correction]) -> str:
-    """Rounds surveillance corrected: they were settled on a wrong result (for finance)."""
-    if not corrections:
-        return ""
-    rows = "".join(
-        f"<tr><td>{e(c.table_id)}</td><td>{e(c.round_id)}</td>"
-        f"<td>{e(c.dealer_result)}</td><td><b>{e(c.cctv_result)}</b></td>"
-        f"<td>{e(c.resolved_by)}</td>"
-        f"<td>{c.resolved_at:%Y-%m-%d %H:%M:%S}</td>"
-        f"<td>{'within 30 min' if c.within_hold else '<b class=neg>after 30 min</b>'}</td>"
-        f"<td>{e(c.bets_changed)}</td><td>{e(c.money())}</td>"
-        f"<td>{e(c.note)}</td></tr>" for c in corrections)
-    return ("<h3>Corrected by surveillance</h3><p>These rounds were settled on the dealer's "
-            "result; the table service re-settled them on the result CCTV shows. Finance: "
-            "<code>casino report holds</code> lists them too.</p>"
-            "<table><tr><th>table</th><th>round</th><th>dealer entered</th>"
-            "<th>CCTV shows</th><th>by</th><th>when</th><th>hold</th><th>bets changed</th>"
-            "<th>payouts</th><th>note</th></tr>"
-            f"{rows}</table>")
-
-
-def render(db_path: Path) -> bytes:
-    s = snapshot(db_path)
-    rows = "".join(
-        f"<tr><td>{e(f.table_id)}</td><td>{e(f.rounds)}</td>"
-        f"<td>{e(format_money(f.wagered, f.currency))}</td>"
-        f"<td>{e(format_money(f.paid, f.currency))}</td>"
-        f"<td class='{'neg' if f.house_win < 0 else ''}'>"
-        f"{e(format_money(f.house_win, f.currency))}</td>"
-        f"<td>{e(f.hold_pct if f.hold_pct is not None else '—')} %</td>"
-        f"<td>{e(s['last_pocket'].get(f.table_id, '—'))}</td>"
-        f"<td>{in_prison(s['prison'].get(f.table_id), f.currency)}</td></tr>"
-        for f in s["figures"])
-    refusals = "".join(f"<tr><td>{e(t)}</td><td>{e(tb)}</td><td>{e(c)}</td>"
-                       f"<td>{e(r)}</td><td>{e(rule or '')}</td></tr>"
-                       for t, tb, c, r, rule in s["refusals"])
-    letters = "".join(f"<tr><td>{e(t)}</td><td>{e(sv)}</td><td>{e(c)}</td>"
-                      f"<td>{e(r)}</td></tr>" for t, sv, c, r in s["dead_letters"])
-    page = f"""<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="refresh" content="3">
-<title>Casino floor — live</title><style>{STYLE}</style></head><body>
-<h1>Casino floor — live</h1>
-<p class="muted">Refreshes every 3 s. Amounts in each table's currency.</p>
-<h2>Tables</h2><table><tr><th>table</th><th>rounds</th><th>wagered</th><th>paid</th>
-<th>house win</th><th>hold</th><th>last result</th><th>en prisión</th></tr>{rows}</table>
-<h2>House win per table</h2>{chart(s["figures"])}
-{holds_html(s)}
-<h2>Recent refusals</h2><table><tr><th>when</th><th>table</th><th>code</th><th>reason</th>
-<th>rule</th></tr>{refusals}</table>
-<h2>Dead letters ({e(s["dead_letter_count"])})</h2><table><tr><th>when</th><th>service</th>
-<th>code</th><th>reason</th></tr>{letters}</table>
-</body></html>"""
-    return page.encode()
+def render(db_path: Path, now: datetime | None = None) -> bytes:
+    s = snapshot(db_path, now)
+    return ENV.get_template("dashboard.html").render(chart=chart(s["figures"]), **s).encode()
 
 
 def dashboard_routes(db_path: Path, evidence_dir: Path) -> list[Route]:
@@ -197,6 +158,9 @@ def dashboard_routes(db_path: Path, evidence_dir: Path) -> list[Route]:
 
     def floor(_request: Request) -> HTMLResponse:
         return HTMLResponse(render(db_path))
+
+    def style(_request: Request) -> Response:
+        return Response(STYLE, media_type="text/css")
 
     def tables(_request: Request) -> Response:
         body = json.dumps([f.to_dict() for f in snapshot(db_path)["figures"]])
@@ -208,5 +172,5 @@ def dashboard_routes(db_path: Path, evidence_dir: Path) -> list[Route]:
             raise HTTPException(404, "no such evidence frame")
         return Response(path.read_bytes(), media_type="image/jpeg")
 
-    return [Route("/", floor), Route("/api/tables", tables),
+    return [Route("/", floor), Route("/floor.css", style), Route("/api/tables", tables),
             Route("/evidence/{sha256}", frame)]

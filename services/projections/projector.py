@@ -13,7 +13,7 @@ import numpy as np
 
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Event
-from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
     BetChanged,
     BetPlaced,
@@ -338,10 +338,23 @@ def _(e: BetChanged, batch: ProjectionBatch) -> None:
 def _(e: PayoutsHeld, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
-                      "held_bets, held, currency, held_at, deadline) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "held_bets, held, currency, held_at, deadline, answered_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       [p.round_id, e.aggregate_id, p.check_id, p.reason, len(p.bet_ids),
-                       p.held.amount, p.held.currency, e.occurred_at, p.deadline])
+                       p.held.amount, p.held.currency, e.occurred_at, p.deadline,
+                       e.occurred_at])
+
+
+@project.register
+def _(e: PayoutsNotHeld, batch: ProjectionBatch) -> None:
+    """Nothing held: the winners were paid as settled (`released`), the check is a review
+    after payment; `not_held` says why."""
+    p = e.payload
+    batch.con.execute("INSERT OR IGNORE INTO payout_holds (round_id, table_id, check_id, reason, "
+                      "held_bets, held, currency, deadline, answered_at, not_held, release, "
+                      "released) VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, 'NOT_HELD', ?)",
+                      [p.round_id, e.aggregate_id, p.check_id, p.reason, p.paid.currency,
+                       p.deadline, e.occurred_at, p.why, p.paid.amount])
 
 
 @project.register
@@ -360,8 +373,10 @@ def _(e: SettlementCorrected, batch: ProjectionBatch) -> None:
     p = e.payload
     batch.flush_rounds()  # it adds to the round's paid and house_win
     batch.con.execute("UPDATE rounds SET corrected_pocket = ?, paid = paid + ?, "
-                      "house_win = house_win + ?, paid_delta = ? WHERE round_id = ?",
-                      [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta, p.round_id])
+                      "house_win = house_win + ?, paid_delta = ?, corrected_after_payment = ? "
+                      "WHERE round_id = ?",
+                      [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta,
+                       p.after_payment, p.round_id])
     for c in p.corrections:
         batch.con.execute("INSERT OR IGNORE INTO settlement_corrections VALUES "
                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

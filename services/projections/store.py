@@ -75,6 +75,17 @@ ALTER TABLE bets ADD COLUMN IF NOT EXISTS limit_rule VARCHAR;
 CREATE TABLE IF NOT EXISTS seatings (
     table_id VARCHAR, seat INTEGER, player_id VARCHAR, seated_at TIMESTAMPTZ,
     left_at TIMESTAMPTZ, left_reason VARCHAR, rounds_not_played INTEGER, rule VARCHAR);
+-- Issue 12: the time the table answered a verification request; a round it held nothing for
+-- (PayoutsNotHeld: DEADLINE_PASSED or NOTHING_TO_HOLD, a review after payment); whether a
+-- correction came after the round's payouts had gone out.
+ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS answered_at TIMESTAMPTZ;
+ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS not_held VARCHAR;
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS corrected_after_payment BOOLEAN;
+-- The latest health report of each service instance (floor.health), for the dashboard.
+CREATE TABLE IF NOT EXISTS service_health (
+    service VARCHAR, instance VARCHAR, reported_at TIMESTAMPTZ, healthy BOOLEAN,
+    stuck_consumers JSON, lagging_partitions JSON, every_seconds DOUBLE, status_url VARCHAR,
+    PRIMARY KEY (service, instance));
 CREATE TABLE IF NOT EXISTS dead_letters (
     dead_letter_id VARCHAR PRIMARY KEY, failed_at TIMESTAMPTZ, service VARCHAR,
     source_topic VARCHAR, "partition" INTEGER, "offset" BIGINT, code VARCHAR, reason VARCHAR);

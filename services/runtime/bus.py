@@ -86,6 +86,8 @@ class Bus:
         self.failing: Counter[str] = Counter()           # consumer -> batches failed in a row
         self.lags: dict[tuple[str, int], int] = {}       # (topic, partition) -> messages behind
         self.tries: Counter[tuple[str, int, int]] = Counter()  # failed batches by first offset
+        self.consumers: dict[str, list[str]] = {}         # consumer -> its topics
+        self.metrics.before_render.append(self._health_gauges)
         # Checks every command's signature before its handler (services/runtime/identity.py);
         # made by the first consumer of commands.
         self.identity: Identity | None = None
@@ -169,6 +171,7 @@ class Bus:
         the topics must be co-partitioned by the aggregate's key (same count, same key)."""
         names = [t.name for t in topics]
         consumer_name = "+".join(names)
+        self.consumers[consumer_name] = names
         carried = {n for t in topics for n in t.type_names}
         ownership: dict[str, Any] = {}
         guarded = carries_commands(list(handlers))
@@ -335,6 +338,14 @@ class Bus:
         behind = {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items()) if n > LAG_LIMIT}
         return not stuck and not behind, {"service": self.service, "stuck_consumers": stuck,
                                            "lagging_partitions": behind}
+
+    def _health_gauges(self) -> None:
+        """Per consumer, what /health judges by (set when /metrics is scraped)."""
+        for consumer, topics in self.consumers.items():
+            lag = max((n for (t, _p), n in self.lags.items() if t in topics), default=0)
+            self.metrics.consumer_health(consumer, failing=self.failing[consumer],
+                                         stuck=self.failing[consumer] >= STUCK_AFTER_FAILURES,
+                                         lag=lag, lagging=lag > LAG_LIMIT)
 
     def status(self) -> dict[str, Any]:
         return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats,

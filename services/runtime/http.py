@@ -5,6 +5,11 @@ Running in the loop, not a thread, lets /health and /status read the service's s
 locks; a page that does blocking work (a DuckDB query) is a plain `def` endpoint, which Starlette
 runs in a worker thread so the consumers keep going. uvicorn installs no signal handlers here:
 SIGINT/SIGTERM stay with `run_service`, which stops the service and then this server.
+
+Every response carries a Content-Security-Policy that allows no script at all, styles and
+images from the service itself only, no framing and no forms (SECURITY_HEADERS): a value that
+got into a page unescaped still could not run. Pages are autoescaping Jinja2 templates
+(services/projections/templates/).
 """
 from __future__ import annotations
 
@@ -18,14 +23,45 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from services.runtime.metrics import ServiceMetrics
 
 Health = Callable[[], tuple[bool, Mapping[str, Any]]]
+
+CONTENT_SECURITY_POLICY = ("default-src 'none'; img-src 'self'; style-src 'self'; "
+                           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-content-type-options": "nosniff",       # a body is only ever its declared type
+    "referrer-policy": "no-referrer",
+}
+
+
+class SecurityHeaders:
+    """ASGI wrapper adding SECURITY_HEADERS to every response of the app (error pages too)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class _InLoopServer(uvicorn.Server):
@@ -45,8 +81,8 @@ class HttpServer:
         app = Starlette(routes=[*self._own_routes(), *routes],
                         exception_handlers={Exception: _error})
         self._server = _InLoopServer(uvicorn.Config(
-            app, http="h11", ws="none", lifespan="off", log_config=None, access_log=False,
-            timeout_graceful_shutdown=2))
+            SecurityHeaders(app), http="h11", ws="none", lifespan="off", log_config=None,
+            access_log=False, timeout_graceful_shutdown=2))
         self._task: asyncio.Task[None] | None = None
         self._socket: socket.socket | None = None
 

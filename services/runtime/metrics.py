@@ -7,6 +7,8 @@ The bus calls these methods; `HttpServer` serves `render()` at /metrics.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -46,6 +48,17 @@ class ServiceMetrics:
                                   ["topic"], registry=r)
         self._refused = Counter("casino_commands_refused", "Commands refused by an aggregate.",
                                 ["command_type", "code"], registry=r)
+        # What /health judges by, per consumer: 1 when stuck (its batch failed
+        # STUCK_AFTER_FAILURES times in a row) or lagging past LAG_LIMIT (runtime/bus.py).
+        self._stuck = Gauge("casino_consumer_stuck", "1 when the consumer's batch keeps "
+                            "failing (nothing after it is handled).", ["consumer"], registry=r)
+        self._failing = Gauge("casino_consumer_failed_batches", "Batches failed in a row.",
+                              ["consumer"], registry=r)
+        self._max_lag = Gauge("casino_consumer_max_lag", "The consumer's largest partition lag, "
+                              "messages.", ["consumer"], registry=r)
+        self._lagging = Gauge("casino_consumer_lagging", "1 when a partition lags past the "
+                              "limit.", ["consumer"], registry=r)
+        self.before_render: list[Callable[[], None]] = []  # refresh gauges before a scrape
 
     def handled(self, topic: str, type_name: str, n: int = 1) -> None:
         self._handled.labels(topic=topic, type=type_name).inc(n)
@@ -68,6 +81,15 @@ class ServiceMetrics:
     def refused(self, command_type: str, code: str) -> None:
         self._refused.labels(command_type=command_type, code=code).inc()
 
+    def consumer_health(self, consumer: str, *, failing: int, stuck: bool, lag: int,
+                        lagging: bool) -> None:
+        self._stuck.labels(consumer=consumer).set(int(stuck))
+        self._failing.labels(consumer=consumer).set(failing)
+        self._max_lag.labels(consumer=consumer).set(lag)
+        self._lagging.labels(consumer=consumer).set(int(lagging))
+
     def render(self) -> bytes:
         """The Prometheus text exposition of this service's metrics only."""
+        for refresh in self.before_render:
+            refresh()
         return generate_latest(self.registry)

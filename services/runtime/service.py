@@ -16,6 +16,7 @@ from typing import Any
 from starlette.routing import BaseRoute
 
 from services.runtime.bus import Bus
+from services.runtime.health import REPORT_EVERY, health_reporter
 from services.runtime.http import Health, HttpServer
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ class Service:
     tasks: list[Task] = field(default_factory=list)
     routes: Sequence[BaseRoute] = ()
     cleanup: list[Callable[[], None]] = field(default_factory=list)
+    health_every: timedelta = REPORT_EVERY   # how often it reports on floor.health
 
 
 def every(period: timedelta, job: Callable[[], Awaitable[None]], what: str) -> Task:
@@ -65,9 +67,12 @@ async def run_service(service: Service, *, status_port: int = 0,
     bus = service.bus
     await bus.broker.start()
     tasks = [asyncio.create_task(task(stop)) for task in service.tasks]
-    server = HttpServer(status=service.status or bus.status, health=service.health or bus.health,
+    health = service.health or bus.health
+    server = HttpServer(status=service.status or bus.status, health=health,
                         metrics=bus.metrics, routes=service.routes, port=status_port)
     url = await server.start()
+    tasks.append(asyncio.create_task(
+        health_reporter(bus, health, lambda: url, service.health_every)(stop)))
     log.info("service ready", extra={"status_url": url})
     if on_ready is not None:
         on_ready(url)

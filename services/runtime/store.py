@@ -24,7 +24,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -112,6 +112,10 @@ class AggregateStore(Generic[A]):
         self.last_load: LoadReport | None = None
         self.lock = asyncio.Lock()
         self._stale: set[int] = set()
+        # Run (as tasks, outside the lock) once newly owned partitions are loaded: what the
+        # previous owner may have left due while it was dying (a table's expired payout holds).
+        self.on_owned: list[Callable[[set[int]], Awaitable[None]]] = []
+        self._hooks: set[asyncio.Task[None]] = set()
 
     # ----- ownership ----------------------------------------------------------------------
     async def own(self, partitions: set[int]) -> None:
@@ -123,6 +127,20 @@ class AggregateStore(Generic[A]):
             self.owned = set(partitions)
             if new:
                 await self._load(new)
+        if new:
+            self._after_owning(new)
+
+    def _after_owning(self, partitions: set[int]) -> None:
+        """Start the on_owned hooks; not awaited here, so a rebalance is never held up."""
+        for hook in self.on_owned:
+            task = asyncio.ensure_future(hook(set(partitions)))
+            self._hooks.add(task)
+            task.add_done_callback(self._hook_done)
+
+    def _hook_done(self, task: asyncio.Task[None]) -> None:
+        self._hooks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("on_owned hook failed", exc_info=task.exception())
 
     async def own_all(self) -> None:
         async with self._reader() as reader:

@@ -13,7 +13,7 @@ from contracts.topics import IDENTITY_KEYS_TOPIC, TABLE_COMMANDS_TOPIC, VISION_F
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator import craps
-from services.simulator.cameras import WheelCameras
+from services.simulator.cameras import Cameras
 from services.simulator.floor import (
     PIT_MANAGER,
     SimTable,
@@ -42,7 +42,8 @@ def simulator_bus(settings: Settings) -> Bus:
     bus = Bus(settings, "floor-simulator")
     bus.declare_publisher(TABLE_COMMANDS_TOPIC,
                           "Simulated dealer terminals: rounds, bets, results.")
-    bus.declare_publisher(VISION_FRAMES_TOPIC, "Simulated wheel cameras: one frame per spin.")
+    bus.declare_publisher(VISION_FRAMES_TOPIC,
+                          "Simulated wheel and dice cameras: one frame per spin or roll.")
     bus.declare_publisher(WHEEL_TOPIC, "With --wheels: the wheels' set-up and every launch, "
                                        "some irregular (void).")
     bus.declare_publisher(IDENTITY_KEYS_TOPIC, "Registers its terminals' keys on its first run, "
@@ -65,7 +66,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                    profile: Profile = "BO", currency: str = "BOB", game: Game = "roulette",
                    variant: TableWheel = "european",
                    progress: Callable[[int, int], None] | None = None,
-                   stop: asyncio.Event | None = None, cameras: WheelCameras | None = None,
+                   stop: asyncio.Event | None = None, cameras: Cameras | None = None,
                    wheels: bool = False) -> int:
     """Play `rounds` rounds per table (0 = until stopped) at `rate` rounds per second per table
     (0 = as fast as possible). Returns the number of rounds sent. With `wheels`, roulette
@@ -113,10 +114,16 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
 
 
 def _one_round(table: SimTable, rng: random.Random,
-               cameras: WheelCameras | None) -> list[Event | Command]:
-    if cameras is None or table.craps is not None:  # the cameras watch wheels
+               cameras: Cameras | None) -> list[Event | Command]:
+    """A round's commands; with cameras, the frame of its result too (the frame decides what
+    happened, the dealer's entry may differ)."""
+    if cameras is None:
         return [*round_commands(table, rng)]
     corr = new_id()
+    if table.craps is not None:
+        roll = cameras.shoot_dice(table.table_id, corr, rng)
+        called = cameras.dealer_dice(roll.true_dice, rng)
+        return [*round_commands(table, rng, correlation_id=corr, dice=called), roll.frame]
     shot = cameras.shoot(table.table_id, corr, rng)
     entered = cameras.dealer_entry(shot.true_pocket, rng)
     return [*round_commands(table, rng, pocket=entered, correlation_id=corr), shot.frame]

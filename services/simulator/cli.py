@@ -30,13 +30,15 @@ from services.runtime.settings import Settings
               default="BO", show_default=True)
 @click.option("--currency", default="BOB", show_default=True)
 @click.option("--cameras/--no-cameras", default=False, show_default=True,
-              help="Also render a CCTV frame of the wheel for every spin (for the vision service).")
+              help="Also render a CCTV frame of the wheel for every spin, of the dice for "
+                   "every roll (for the vision service).")
 @click.option("--wheels/--no-wheels", default=False, show_default=True,
               help="Roulette: send each result to the wheel service as a spin (directions, "
                    "revolutions), with some irregular spins (same direction twice, too few "
                    "revolutions) that it voids; needs --rate > 0.")
 @click.option("--dealer-error-rate", type=click.FloatRange(0, 1), default=0.02, show_default=True,
-              help="With --cameras: how often the dealer enters a pocket the wheel does not show.")
+              help="With --cameras: how often the dealer enters a result the frame does not "
+                   "show.")
 def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, rounds: int,
              rate: float, seed: int | None, profile: Profile, currency: str, cameras: bool,
              dealer_error_rate: float, wheels: bool) -> None:
@@ -47,7 +49,7 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
     from services.rules.roulette.paytable import check_wheel
     from services.simulator.app import LIVE_GAMES
     from services.simulator.app import simulate as run
-    from services.simulator.cameras import WheelCameras
+    from services.simulator.cameras import Cameras
 
     if wheels and rate <= 0:
         raise click.UsageError("--wheels: needs --rate > 0 (each result goes through the wheel "
@@ -65,7 +67,7 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
             check_wheel(get_profile(profile), variant)
         except RulesError as err:
             raise click.UsageError(f"--variant {variant}: {err.reason}") from None
-    if cameras and variant != "european":
+    if cameras and game == "roulette" and variant != "european":
         raise click.UsageError("--cameras: the simulated wheel cameras render a european wheel")
 
     def progress(sent: int, total: int) -> None:
@@ -76,7 +78,7 @@ def simulate(bootstrap: str, game: Game, variant: TableWheel, tables: int, round
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
         settings = Settings.from_env(bootstrap)
-        gateway = (WheelCameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate)
+        gateway = (Cameras(settings.var_dir / "frames", dealer_error_rate=dealer_error_rate)
                    if cameras else None)
         return await run(settings, tables=tables, rounds=rounds, rate=rate, seed=seed,
                          profile=profile, currency=currency, game=game, variant=variant,

@@ -76,9 +76,10 @@ def new_mirror(config: TableOpenedData, point: int | None = None, shooter: int |
 
 def round_commands(table_id: str, config: TableOpenedData, dealer: Actor, players: list[str],
                    mirror: CrapsMirror, rng: random.Random, mix: CrapsMix = CrapsMix(),
-                   correlation_id: str | None = None) -> list[Command]:
+                   correlation_id: str | None = None,
+                   dice: tuple[int, int] | None = None) -> list[Command]:
     """OpenRound, the dice to a shooter, bets (and a change now and then), «no más apuestas»,
-    maybe a late bet, the roll."""
+    maybe a late bet, the roll (`dice`: what the stickman calls, else random)."""
     common: dict[str, Any] = dict(target_id=table_id, issued_by=SOURCE, actor=dealer,
                                   correlation_id=correlation_id or new_id())
     mirror.round_number += 1
@@ -101,7 +102,7 @@ def round_commands(table_id: str, config: TableOpenedData, dealer: Actor, player
     if rng.random() < mix.late_bet_rate:
         cmds.append(_command(config, players, 1 + rng.randrange(len(players)), "field", 100,
                              common))
-    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    dice = dice or (rng.randint(1, 6), rng.randint(1, 6))
     cmds.append(RecordRoll(payload=RecordRollData(round_id=round_id, dice=dice), **common))
     _roll(mirror, config, players, dice)
     return cmds

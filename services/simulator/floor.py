@@ -106,12 +106,14 @@ def seat_players(table: SimTable) -> list[Command]:
 
 
 def round_commands(table: SimTable, rng: random.Random, mix: Mix | None = None,
-                   pocket: str | None = None, correlation_id: str | None = None) -> list[Command]:
-    """OpenRound, some bets, «no más apuestas», maybe a late bet, the result (`pocket`, or a
-    random one). All share the round's correlation id, which ties the camera frame to it."""
+                   pocket: str | None = None, correlation_id: str | None = None,
+                   dice: tuple[int, int] | None = None) -> list[Command]:
+    """OpenRound, some bets, «no más apuestas», maybe a late bet, the result (`pocket` or
+    `dice`, or a random one). All share the round's correlation id, which ties the camera frame
+    to it."""
     if table.craps is not None:
         return craps.round_commands(table.table_id, table.config, table.dealer, table.players,
-                                    table.craps, rng, correlation_id=correlation_id)
+                                    table.craps, rng, correlation_id=correlation_id, dice=dice)
     mix = mix or table.mix
     corr = correlation_id or new_id()
     common: dict[str, Any] = dict(target_id=table.table_id, issued_by=SOURCE,

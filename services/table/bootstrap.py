@@ -16,7 +16,7 @@ from contracts.topics import (
     VISION_CHECKS_TOPIC,
 )
 from services.runtime.bus import Bus
-from services.runtime.service import Service, every, run_service
+from services.runtime.service import Service, Task, every, run_service
 from services.runtime.settings import Settings
 from services.runtime.store import SNAPSHOT_EVERY, AggregateStore
 from services.table import handlers
@@ -24,7 +24,10 @@ from services.table.domain import TableSession
 
 SERVICE = "table-service"
 # How often open payout holds are looked at; a hold is released up to this much before its
-# deadline, so no payout is ever held past the 30 minutes.
+# deadline, so no payout is ever held past the 30 minutes. An instance that takes a table over
+# (a restart, or a standby after the owner died) releases what is due at once, not at its next
+# tick: the lateness of a release under a kill is then the group's takeover time (session
+# timeout 6 s + the rebalance), measured by tests/e2e/test_hold_failover.py.
 HOLD_TICK = timedelta(seconds=5)
 
 
@@ -42,12 +45,21 @@ def build(settings: Settings, *, snapshot_every: int = SNAPSHOT_EVERY) -> Servic
     bus.declare_publisher(TABLE_EVENTS_TOPIC)
     bus.declare_publisher(TABLE_SNAPSHOTS_TOPIC)
 
+    return Service(bus, status=lambda: status(bus, store), tasks=[watch_holds(store)])
+
+
+def watch_holds(store: AggregateStore[TableSession]) -> Task:
+    """The hold timer: every HOLD_TICK, and at once when this instance takes tables over,
+    release the payout holds that are due (seed 002 §1.3: never past the deadline)."""
     async def release_holds() -> None:
         async with store.unit_of_work() as uow:
             handlers.release_expiring_holds(uow, utcnow(), HOLD_TICK)
 
-    return Service(bus, status=lambda: status(bus, store),
-                   tasks=[every(HOLD_TICK, release_holds, "releasing expiring holds")])
+    async def release_taken_over(_partitions: set[int]) -> None:
+        await release_holds()
+
+    store.on_owned.append(release_taken_over)
+    return every(HOLD_TICK, release_holds, "releasing expiring holds")
 
 
 def status(bus: Bus, store: AggregateStore[TableSession]) -> dict[str, Any]:

@@ -12,7 +12,10 @@ corrections, closing — and asks the game's adapter (services/table/games/) for
 Payout holds (seed 002 §1.3; seed 004 RG §6) come from the vision service's round checks:
 VerificationRequested → PayoutsHeld; VerificationResolved → SettlementCorrected (when the
 result was wrong) and PayoutsReleased; a hold still open at its deadline → PayoutsReleased
-(EXPIRED). The table keeps playing meanwhile.
+(EXPIRED). The table keeps playing meanwhile. A hold is only started while there is something
+to withhold and before its deadline, else PayoutsNotHeld: the payouts go out and the check is a
+review after payment. Every hold decision is stamped with the time the table made it (`now`),
+never the request's or the officer's: "within the hold" means before the release.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from contracts.money import Money
 from contracts.payouts import (
     PayoutsHeld,
     PayoutsHeldData,
+    PayoutsNotHeld,
+    PayoutsNotHeldData,
     PayoutsReleased,
     PayoutsReleasedData,
     ReleaseOutcome,
@@ -443,31 +448,45 @@ class TableSession(Aggregate):
         self._release_idle_seats(command)
 
     # ===== payout holds (seed 002 §1.3; seed 004 RG §6) ======================================
-    def hold_payouts(self, request: VerificationRequested) -> None:
-        """Hold the winning payouts of a round the surveillance room must check."""
+    def hold_payouts(self, request: VerificationRequested, now: datetime) -> None:
+        """Hold the winning payouts of a round the surveillance room must check, if there are
+        any and the hold's deadline has not passed by `now` (when the table gets the request);
+        otherwise say why none is held (PayoutsNotHeld): the check is a review after payment."""
         rnd = self.rounds.get(request.payload.round_id)
-        if rnd is None or not rnd.is_settled or rnd.hold is not None or self.has_handled(request):
+        if rnd is None or not rnd.is_settled or rnd.hold is not None or rnd.not_held or \
+                self.has_handled(request):
             return
         winners, p = rnd.winners(), request.payload
+        late, nothing = now >= p.hold_deadline, not winners
+        if late or nothing:
+            self.trigger(PayoutsNotHeld, PayoutsNotHeldData(
+                round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
+                why="DEADLINE_PASSED" if late else "NOTHING_TO_HOLD", bet_ids=tuple(winners),
+                paid=self._money(sum(winners.values())), deadline=p.hold_deadline,
+                requested_at=request.occurred_at), request, occurred_at=now)
+            return
         self.trigger(PayoutsHeld, PayoutsHeldData(
             round_id=rnd.round_id, check_id=request.aggregate_id, reason=p.reason,
             bet_ids=tuple(winners), held=self._money(sum(winners.values())),
-            deadline=p.hold_deadline), request)
+            deadline=p.hold_deadline), request, occurred_at=now)
 
-    def resolve(self, resolution: VerificationResolved) -> None:
-        """Surveillance decided: re-settle if the result was wrong, then release the hold."""
+    def resolve(self, resolution: VerificationResolved, now: datetime) -> None:
+        """Surveillance decided: re-settle if the result was wrong, then release the hold.
+        Within the hold means the table still held the payouts at `now`, by the deadline."""
         p = resolution.payload
         rnd = self.rounds.get(p.round_id)
         if rnd is None or rnd.resolved or self.has_handled(resolution):
             return
+        held = rnd.hold is not None and rnd.hold_open
         # A result not of this table (a dice result, 00 on a one-zero wheel): the vision
         # service refuses such a correction; this guards the ledger against one logged before.
         if p.outcome == "CORRECTED" and p.result != rnd.pocket and \
                 self.game.is_result(self.cfg, p.result):
-            self._correct(rnd, resolution)
-        if rnd.hold is not None and rnd.hold_open:
+            self._correct(rnd, resolution, now, after_payment=not held)
+        if held:
+            assert rnd.hold is not None
             self._release(rnd, p.outcome, resolution, p.resolved_by,
-                          within=p.resolved_at <= rnd.hold.payload.deadline)
+                          within=now <= rnd.hold.payload.deadline, at=now)
 
     def release_expiring(self, now: datetime, margin: timedelta = timedelta(0)) -> None:
         """Release the holds whose 30 minutes end by `now + margin`: a payout may be held
@@ -477,7 +496,8 @@ class TableSession(Aggregate):
                 self._release(rnd, "EXPIRED", rnd.hold, self.PRODUCER,
                               within=now <= rnd.hold.payload.deadline, at=now)
 
-    def _correct(self, rnd: Round, resolution: VerificationResolved) -> None:
+    def _correct(self, rnd: Round, resolution: VerificationResolved, now: datetime, *,
+                 after_payment: bool) -> None:
         cfg, p = self.config, resolution.payload
         assert cfg is not None and rnd.pocket is not None
         fixes = self.game.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
@@ -486,8 +506,8 @@ class TableSession(Aggregate):
         self.trigger(SettlementCorrected, SettlementCorrectedData(
             round_id=rnd.round_id, check_id=resolution.aggregate_id, pocket_before=rnd.pocket,
             pocket_after=p.result, corrections=tuple(fixes), currency=cfg.currency,
-            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note),
-            resolution)
+            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note,
+            after_payment=after_payment), resolution, occurred_at=now)
 
     def _release(self, rnd: Round, outcome: ReleaseOutcome, cause: Event, by: str, *,
                  within: bool, at: datetime | None = None) -> None:
@@ -589,7 +609,7 @@ class TableSession(Aggregate):
         latest = self.round.number if self.round else 0
         for round_id, rnd in list(self.rounds.items()):
             age = latest - rnd.number
-            waiting = rnd.hold is not None and not rnd.resolved
+            waiting = (rnd.hold is not None or rnd.not_held) and not rnd.resolved
             if age >= HELD_ROUNDS or (age >= KEEP_ROUNDS and not waiting):
                 del self.rounds[round_id]
 
@@ -638,6 +658,10 @@ class TableSession(Aggregate):
     def _(self, event: PayoutsHeld) -> None:
         rnd = self.rounds[event.payload.round_id]
         rnd.hold, rnd.hold_open = event, True
+
+    @mutate.register
+    def _(self, event: PayoutsNotHeld) -> None:
+        self.rounds[event.payload.round_id].not_held = True
 
     @mutate.register
     def _(self, event: PayoutsReleased) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from contracts.envelope import Command, Message
+from contracts.envelope import Command, Message, utcnow
 from contracts.table import TABLE_COMMANDS, OpenTable
 from contracts.vision import VerificationRequested, VerificationResolved
 from services.runtime.bus import Handler, Rejected
@@ -31,16 +31,17 @@ def table_command(command: Command, uow: Tables) -> None:
 
 def hold_payouts(request: VerificationRequested, uow: Tables) -> None:
     """The surveillance room must check a round: hold its winning payouts (seed 002 §1.3).
-    A check of a table this service does not run (a dice table) is not ours."""
+    A check of a table this service does not run (a dice table) is not ours. The table
+    decides at the time it gets the request: one that comes after the deadline holds nothing."""
     table = uow.get(request.payload.table_id)
     if table is not None:
-        table.hold_payouts(request)
+        table.hold_payouts(request, utcnow())
 
 
 def resolve_verification(resolution: VerificationResolved, uow: Tables) -> None:
     table = uow.get(resolution.payload.table_id)
     if table is not None:
-        table.resolve(resolution)
+        table.resolve(resolution, utcnow())
 
 
 def release_expiring_holds(uow: Tables, now: datetime, margin: timedelta) -> None:

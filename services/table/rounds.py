@@ -30,6 +30,7 @@ class Round:
     corrections: dict[str, BetCorrectionData] = field(default_factory=dict)
     hold: PayoutsHeld | None = None  # the hold of its winning payouts, if any
     hold_open: bool = False
+    not_held: bool = False  # a check came but nothing was held (PayoutsNotHeld)
     resolved: bool = False
 
     @property

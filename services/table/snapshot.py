@@ -48,7 +48,7 @@ def dump_round(rnd: Round) -> dict[str, Any]:
         "settled": _models(rnd.settled.values()), "jailed": _models(rnd.jailed.values()),
         "corrections": _models(rnd.corrections.values()),
         "hold": rnd.hold.model_dump(mode="json") if rnd.hold is not None else None,
-        "hold_open": rnd.hold_open, "resolved": rnd.resolved,
+        "hold_open": rnd.hold_open, "resolved": rnd.resolved, "not_held": rnd.not_held,
     }
 
 
@@ -62,6 +62,7 @@ def load_round(state: dict[str, Any]) -> Round:
         corrections={c.bet_id: c for c in _load(BetCorrectionData, state["corrections"])},
         hold=PayoutsHeld.model_validate(state["hold"]) if state["hold"] is not None else None,
         hold_open=state["hold_open"], resolved=state["resolved"],
+        not_held=state.get("not_held", False),
     )
 
 

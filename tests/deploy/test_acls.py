@@ -9,6 +9,7 @@ import pytest
 from contracts.topics import (
     DEAD_LETTER_TOPIC,
     DICE_EVENTS_TOPIC,
+    HEALTH_TOPIC,
     TABLE_EVENTS_TOPIC,
     TABLE_SNAPSHOTS_TOPIC,
     TOPICS,
@@ -32,8 +33,8 @@ def actual() -> dict[str, dict[str, set[str]]]:
         subs: list[Any] = list(broker.subscribers)
         consume = {t.name for s in subs for t in s.topics}
         produce = {getattr(p, "topic") for p in broker.publishers}  # noqa: B009 (untyped)
-        if subs:
-            produce.add(DEAD_LETTER_TOPIC.name)  # every consumer may dead-letter
+        if subs:  # every consumer may dead-letter; every service reports its health
+            produce |= {DEAD_LETTER_TOPIC.name, HEALTH_TOPIC.name}
         out[broker.config.client_id] = {
             "consume": consume, "produce": produce,
             "groups": {s.group_id for s in subs if s.group_id is not None}}

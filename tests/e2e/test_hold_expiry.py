@@ -11,11 +11,11 @@ from datetime import timedelta
 from click.testing import CliRunner
 
 import contracts
-from contracts.payouts import PayoutsHeld, PayoutsReleased
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased
 from contracts.topics import TABLE_EVENTS_TOPIC
 from services.cli.main import casino
 from services.simulator.app import simulate
-from services.simulator.cameras import WheelCameras
+from services.simulator.cameras import Cameras
 from services.table.bootstrap import HOLD_TICK
 from tests.e2e.floor import query, read_topic, running_services, wait_for
 
@@ -25,7 +25,7 @@ ROUNDS = 8
 
 def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path):
     db, evidence = tmp_path / "floor.duckdb", tmp_path / "evidence"
-    cameras = WheelCameras(tmp_path / "frames", dealer_error_rate=0.5, no_decision_rate=0.0)
+    cameras = Cameras(tmp_path / "frames", dealer_error_rate=0.5, no_decision_rate=0.0)
 
     async def play() -> None:
         async with running_services(floor, db, evidence=evidence, hold_limit=HOLD):
@@ -42,6 +42,12 @@ def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path)
     released = {e.payload.round_id: e for e in log if isinstance(e, PayoutsReleased)}
     assert held, "the dealer's errors must have put some payouts on hold"
     assert set(released) == set(held)  # each hold released once
+    # hold only what there is to withhold (issue 12): a round without winners holds nothing
+    assert all(h.payload.held.amount > 0 for h in held.values())
+    not_held = [e for e in log if isinstance(e, PayoutsNotHeld)]
+    assert all(e.payload.why == "NOTHING_TO_HOLD" and e.payload.paid.amount == 0
+               for e in not_held)
+    assert len(held) + len(not_held) == _verifications(db)
     for round_id, hold in held.items():
         r = released[round_id].payload
         assert (r.outcome, r.released_by) == ("EXPIRED", "table-service")
@@ -52,7 +58,7 @@ def test_unresolved_holds_are_paid_when_the_house_hold_runs_out(floor, tmp_path)
         assert hold.payload.deadline - released[round_id].occurred_at <= HOLD_TICK + \
             timedelta(seconds=2)
     rows = query(db, "SELECT round_id, release, released, held, within_hold, "
-                     "released_by FROM payout_holds ORDER BY round_id")
+                     "released_by FROM payout_holds WHERE not_held IS NULL ORDER BY round_id")
     assert [(r[0], r[1], r[2], r[4], r[5]) for r in rows] == \
         [(rid, "EXPIRED", held[rid].payload.held.amount, True, "table-service")
          for rid in sorted(held)]
@@ -74,5 +80,6 @@ def _verifications(db) -> int:
 
 
 def _holds(db) -> int:
-    """Holds the projection shows released."""
-    return query(db, "SELECT count(*) FROM payout_holds WHERE released_at IS NOT NULL")[0][0]
+    """Holds the projection shows released, and rounds with nothing to hold."""
+    return query(db, "SELECT count(*) FROM payout_holds WHERE released_at IS NOT NULL "
+                     "OR not_held IS NOT NULL")[0][0]

@@ -28,13 +28,13 @@ from contracts.vision import (
 )
 from services.runtime.bus import Bus
 from services.simulator.app import simulate
-from services.simulator.cameras import Shot, WheelCameras
+from services.simulator.cameras import Cameras, Shot
 from tests.e2e.floor import query, read_topic, running_services, wait_for
 
 TABLES, ROUNDS = 2, 10
 
 
-class RecordingCameras(WheelCameras):
+class RecordingCameras(Cameras):
     """The simulated cameras, remembering what each frame really shows (the ground truth)."""
 
     def __init__(self, frames_dir: Path) -> None:

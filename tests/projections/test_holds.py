@@ -31,9 +31,10 @@ from services.vision.service.checks import RoundCheck
 NOW = datetime.now(UTC)
 
 
-def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -> list:
+def checked_round(n: int, dealer: str, camera: str | None, declared: datetime,
+                  limit: timedelta = timedelta(minutes=30)) -> list:
     corr = f"corr-{n}"
-    check = RoundCheck(corr)
+    check = RoundCheck(corr, hold_limit=limit)
     spin = SpinResulted(aggregate_id="RUL-05", sequence=n, occurred_at=declared,
                         producer="table-service", correlation_id=corr,
                         actor=Actor(employee_id="D1", role="dealer"),
@@ -48,10 +49,11 @@ def checked_round(n: int, dealer: str, camera: str | None, declared: datetime) -
                       reason=None if camera else "ball_on_fret", confidence=0.9 if camera else 0)
     check.note_dealer(DealerResultData(table_id="RUL-05", round_id=f"RUL-05.{n}",
                                        kind="wheel", result=dealer,
-                                       declared_at=declared), spin)
+                                       declared_at=declared), spin, declared)
     check.note_reading(ResultReadData(
         table_id="RUL-05", camera_id="CAM-5", frame_uri=f"/f/{n}.jpg", reading=reading,
-        evidence_sha256=f"{n:x}" * 64, evidence_uri=f"ev/{n}.jpg", reader="t", ms=1.0), frame)
+        evidence_sha256=f"{n:x}" * 64, evidence_uri=f"ev/{n}.jpg", reader="t", ms=1.0), frame,
+        declared)
     return check.collect()  # what the service's unit of work publishes
 
 
@@ -74,7 +76,7 @@ def test_holds_list_soonest_deadline_first_and_say_when_to_pay(tmp_path):
     assert not found[1].expired(NOW) and 19 * 60 < found[1].seconds_left(NOW) <= 20 * 60
     text = render_holds(found, counts, NOW)
     assert "1 confirmed by camera, 2 sent to surveillance" in text
-    assert "30 min passed: pay now" in text and "20 min 00 s" in text and "no decision" in text
+    assert "limit passed: pay now" in text and "20 min 00 s" in text and "no decision" in text
 
 
 def test_cli_json_and_expired_only(tmp_path):
@@ -98,7 +100,8 @@ def resolved(events: list, outcome: Outcome, result: str | None, at: datetime) -
     check.resolve(ResolveVerification(
         target_id=check.id, correlation_id=check.id, issued_by="t", issued_at=at,
         actor=Actor(employee_id="SURV-3", role="surveillance"),
-        payload=ResolveVerificationData(outcome=outcome, result=result, note="seen on CCTV")))
+        payload=ResolveVerificationData(outcome=outcome, result=result, note="seen on CCTV")),
+        at)
     return check.collect()
 
 
@@ -134,7 +137,7 @@ def test_resolved_checks_leave_the_holds_and_a_correction_is_listed_for_finance(
     assert "already resolved" in reason
     text = render_holds(found, counts, NOW, corrections)
     assert "1 sent to surveillance" in text and "1 upheld, 1 corrected" in text
-    assert "RUL-05.3" in text.split("Corrected by surveillance")[1] and "after 30 min" in text
+    assert "RUL-05.3" in text.split("Corrected by surveillance")[1] and "after payment" in text
     assert "RUL-05.2" not in text
 
 

@@ -46,3 +46,28 @@ def test_two_services_in_one_process_keep_their_own_figures():
     key = ("casino_messages_handled_total",
            frozenset({("topic", "floor.table.commands"), ("type", "OpenRound")}))
     assert samples(table)[key] == 2 and samples(projector)[key] == 1
+
+
+def test_each_consumer_reports_stuck_and_lag_as_health_judges_them(tmp_path):
+    """Issue 12: what makes /health 503 is on /metrics too, per consumer."""
+    from contracts.topics import TABLE_COMMANDS_TOPIC, VISION_CHECKS_TOPIC
+    from services.runtime.bus import LAG_LIMIT, STUCK_AFTER_FAILURES, Bus
+    from services.runtime.settings import Settings
+
+    bus = Bus(Settings(bootstrap="127.0.0.1:9", var_dir=tmp_path), "table-service")
+    bus.consume([TABLE_COMMANDS_TOPIC], "g1", {})
+    bus.consume([VISION_CHECKS_TOPIC], "g2", {})
+    bus.failing["floor.table.commands"] = STUCK_AFTER_FAILURES
+    bus.lags[("floor.vision.checks", 1)] = LAG_LIMIT + 1
+    bus.lags[("floor.vision.checks", 2)] = 5
+    got = samples(bus.metrics)
+    commands, checks = (frozenset({("consumer", c)}) for c in
+                        ("floor.table.commands", "floor.vision.checks"))
+    assert got["casino_consumer_stuck", commands] == 1 and got["casino_consumer_stuck", checks] == 0
+    assert got["casino_consumer_failed_batches", commands] == STUCK_AFTER_FAILURES
+    assert got["casino_consumer_max_lag", checks] == LAG_LIMIT + 1
+    assert got["casino_consumer_lagging", checks] == 1
+    assert got["casino_consumer_lagging", commands] == 0
+    assert bus.health()[0] is False
+    bus.failing["floor.table.commands"] = 0                    # a batch went through
+    assert samples(bus.metrics)["casino_consumer_stuck", commands] == 0

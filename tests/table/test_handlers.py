@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from contracts.envelope import Command, Message
-from contracts.payouts import PayoutsHeld, PayoutsReleased
+from contracts.envelope import Command, Message, utcnow
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased
 from contracts.table import (
     BetPlaced,
     BetSettled,
@@ -110,20 +110,58 @@ def test_a_check_of_a_table_this_service_does_not_run_is_ignored(bus):
 def test_the_hold_timer_releases_a_hold_at_its_deadline_through_the_unit_of_work(bus):
     store = opened_store(bus)
     run(deliver(store, bet(bet_id="win"), *close_and_spin("17")))
-    run(deliver(store, requested()))
+    request = requested(declared=utcnow())
+    run(deliver(store, request))
     assert isinstance(bus.messages(TABLE_EVENTS_TOPIC)[-1], PayoutsHeld)
 
     async def tick(now):
         async with store.unit_of_work() as uow:
             handlers.release_expiring_holds(uow, now, timedelta(seconds=5))
 
-    deadline = requested().payload.hold_deadline
+    deadline = request.payload.hold_deadline
     run(tick(deadline - timedelta(seconds=6)))                  # not yet
     assert isinstance(bus.messages(TABLE_EVENTS_TOPIC)[-1], PayoutsHeld)
     run(tick(deadline - timedelta(seconds=5)))                  # within the tick: released
     released = bus.messages(TABLE_EVENTS_TOPIC)[-1]
     assert isinstance(released, PayoutsReleased) and released.payload.outcome == "EXPIRED"
     assert released.occurred_at <= deadline
+
+
+def test_a_request_delivered_after_its_deadline_holds_nothing_and_is_stamped_now(bus):
+    """Issue 12: the vision service, behind, asks for a check whose 30 minutes are over: the
+    table service pays (no PayoutsHeld) and records it at the time it got the request."""
+    store = opened_store(bus)
+    run(deliver(store, bet(bet_id="win"), *close_and_spin("17")))
+    old = requested(declared=utcnow() - timedelta(minutes=31))
+    before = utcnow()
+    run(deliver(store, old))
+    last = bus.messages(TABLE_EVENTS_TOPIC)[-1]
+    assert isinstance(last, PayoutsNotHeld) and last.payload.why == "DEADLINE_PASSED"
+    assert last.occurred_at >= before > old.payload.hold_deadline
+    assert not any(isinstance(m, PayoutsHeld) for m in bus.messages(TABLE_EVENTS_TOPIC))
+
+
+def test_an_instance_taking_a_table_over_releases_its_expired_holds_at_once(bus):
+    """Issue 12: the owner died with a hold open past its deadline; the instance that takes
+    the partition over pays it as soon as it has loaded the table, not at its next tick."""
+    from services.table.bootstrap import watch_holds
+
+    store = opened_store(bus)
+    run(deliver(store, bet(bet_id="win"), *close_and_spin("17")))
+    request = requested(declared=utcnow() - timedelta(minutes=29, seconds=58))
+    run(deliver(store, request))                                   # held, 2 s left
+    assert isinstance(bus.messages(TABLE_EVENTS_TOPIC)[-1], PayoutsHeld)
+    standby = new_store(bus)
+    watch_holds(standby)                                           # as bootstrap wires it
+
+    async def take_over() -> None:  # due within the next tick: released now, not in 5 s
+        await standby.own_all()
+        await asyncio.gather(*standby._hooks)
+
+    run(take_over())
+    released = bus.messages(TABLE_EVENTS_TOPIC)[-1]
+    assert isinstance(released, PayoutsReleased) and released.payload.outcome == "EXPIRED"
+    assert released.occurred_at <= request.payload.hold_deadline
 
 
 def test_a_new_store_rebuilds_the_same_tables_from_what_was_published(bus):

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from contracts.payouts import PayoutsHeld, PayoutsReleased, SettlementCorrected
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected
 from contracts.table import (
     BetSettled,
     CloseBets,
@@ -29,13 +29,13 @@ DECLARED = datetime(2026, 11, 21, 20, 1, tzinfo=UTC)
 DEADLINE = hold_deadline(DECLARED)
 
 
-def requested(round_id="RUL-01.1", check="chk-1"):
+def requested(round_id="RUL-01.1", check="chk-1", declared=DECLARED):
     return VerificationRequested(
-        aggregate_id=check, sequence=3, occurred_at=DECLARED, producer="vision-service",
+        aggregate_id=check, sequence=3, occurred_at=declared, producer="vision-service",
         correlation_id=check, payload=VerificationRequestedData(
             table_id=T, round_id=round_id, kind="wheel", dealer_result="17", read_result="18",
             confidence=0.9, evidence_sha256="0" * 64, evidence_uri="e.png", reason="MISMATCH",
-            detail="camera read 18", hold_deadline=DEADLINE))
+            detail="camera read 18", hold_deadline=hold_deadline(declared)))
 
 
 def resolved(result, *, outcome="CORRECTED", round_id="RUL-01.1", check="chk-1",
@@ -134,9 +134,11 @@ def test_correction_to_zero_after_the_next_spin_uses_that_spin(table):
 
 def test_correction_away_from_zero_frees_a_stake_the_wrong_result_imprisoned(table):
     play(table, bet(bet_id="jail", kind="red", numbers=(), zero_option="prison"), pocket="0")
-    hold(table, requested())
+    [not_held] = hold(table, requested())   # a stake in prison is no winning payout to hold
+    assert not_held.payload.why == "NOTHING_TO_HOLD"
     play(table, pocket="1")   # the imprisoned stake was freed: paid 1000
-    [fixed, _] = resolve(table, resolved("5"))   # red: the bet had simply won
+    [fixed] = resolve(table, resolved("5"))   # red: the bet had simply won
+    assert fixed.payload.after_payment is True
     [fix] = fixed.payload.corrections
     assert (fix.outcome_before, fix.paid_before.amount) == ("push", 1000)
     assert (fix.outcome_after, fix.paid_after.amount) == ("win", 2000)
@@ -183,3 +185,91 @@ def test_release_says_whether_it_came_within_the_30_minutes(table, after, within
     hold(table, requested())
     [released] = resolve(table, resolved("17", outcome="UPHELD", after=after))
     assert released.payload.within_hold is within
+
+
+# ----- issue 12: the hold under faults ---------------------------------------------------------
+
+def test_a_request_after_the_deadline_holds_nothing_and_is_a_review_after_payment(table):
+    """The vision service, restarted with a backlog, asks after the deadline: the payouts were
+    already due, so no hold starts; the record says the check is a review after payment."""
+    play(table, bet(bet_id="win"), pocket="17")
+    late = DEADLINE + timedelta(seconds=1)
+    [not_held] = hold(table, requested(), now=late)
+    assert isinstance(not_held, PayoutsNotHeld)
+    p = not_held.payload
+    assert (p.why, p.bet_ids, p.paid.amount, p.review_after_payment) == (
+        "DEADLINE_PASSED", ("win",), 36_000, True)
+    assert not_held.occurred_at == late and p.requested_at == DECLARED
+    assert not table.rounds["RUL-01.1"].hold_open
+    assert hold(table, requested(), now=late) == []     # redelivered: recorded once
+    assert release(table, DEADLINE + timedelta(hours=1)) == []  # nothing to release
+    [fixed] = resolve(table, resolved("18"), now=late + timedelta(minutes=3))
+    assert isinstance(fixed, SettlementCorrected) and fixed.payload.after_payment is True
+
+
+def test_a_request_exactly_at_the_deadline_holds_nothing(table):
+    play(table, bet(bet_id="win"), pocket="17")
+    [not_held] = hold(table, requested(), now=DEADLINE)
+    assert isinstance(not_held, PayoutsNotHeld) and not_held.payload.why == "DEADLINE_PASSED"
+
+
+def test_a_hold_is_recorded_at_the_time_the_table_started_it_not_the_declaration(table):
+    play(table, bet(bet_id="win"), pocket="17")
+    got = DECLARED + timedelta(minutes=2)
+    [held] = hold(table, requested(), now=got)
+    assert isinstance(held, PayoutsHeld) and held.occurred_at == got
+
+
+def test_a_round_with_no_winning_payouts_starts_no_hold(table):
+    play(table, bet(bet_id="lose", numbers=("18",)), pocket="17")
+    [not_held] = hold(table, requested())
+    assert isinstance(not_held, PayoutsNotHeld)
+    assert (not_held.payload.why, not_held.payload.paid.amount) == ("NOTHING_TO_HOLD", 0)
+    assert not any(isinstance(e, PayoutsHeld) for e in hold(table, requested()))
+
+
+def test_a_resolve_decided_after_the_release_is_not_within_the_hold(table):
+    """The officer typed the resolve at minute 5 while the vision service was down; the check
+    reached the table after the hold had expired and been paid: the correction is after
+    payment, whatever the command's time says."""
+    play(table, bet(bet_id="on17"), pocket="17")
+    hold(table, requested())
+    [expired] = release(table, DEADLINE)
+    assert expired.payload.outcome == "EXPIRED" and expired.payload.within_hold
+    typed_at_minute_5 = resolved("18", after=timedelta(minutes=5))
+    assert typed_at_minute_5.payload.within_hold   # what the vision service said
+    [fixed] = resolve(table, typed_at_minute_5, now=DEADLINE + timedelta(seconds=90))
+    assert isinstance(fixed, SettlementCorrected)
+    assert fixed.payload.after_payment is True
+    assert fixed.occurred_at == DEADLINE + timedelta(seconds=90)
+
+
+def test_a_release_decided_after_the_deadline_is_late_whatever_the_command_time(table):
+    """The table service was down over the deadline: the resolve it then applies releases the
+    hold late, at the time it does so."""
+    play(table, bet(bet_id="on17"), pocket="17")
+    hold(table, requested())
+    now = DEADLINE + timedelta(seconds=40)
+    [released] = resolve(table, resolved("17", outcome="UPHELD", after=timedelta(minutes=5)),
+                         now=now)
+    assert isinstance(released, PayoutsReleased)
+    assert released.payload.within_hold is False and released.occurred_at == now
+
+
+def test_a_correction_decided_while_the_payouts_are_held_is_not_after_payment(table):
+    play(table, bet(bet_id="on17"), pocket="17")
+    hold(table, requested())
+    fixed, released = resolve(table, resolved("18"))
+    assert fixed.payload.after_payment is False and released.payload.within_hold
+
+
+def test_a_round_under_review_after_payment_is_rebuilt_and_kept(table):
+    play(table, bet(bet_id="win"), pocket="17")
+    log = hold(table, requested(), now=DEADLINE + timedelta(minutes=1))
+    for _ in range(KEEP_ROUNDS + 5):
+        play(table, pocket="1")
+    assert table.rounds["RUL-01.1"].not_held      # still there for a correction
+    restored = TableSession(T).load_snapshot(table.version, table.snapshot())
+    assert restored.rounds["RUL-01.1"].not_held
+    assert hold(restored, requested(), now=DEADLINE + timedelta(minutes=2)) == []
+    assert isinstance(log[0], PayoutsNotHeld)

@@ -36,13 +36,17 @@ def handle(table: TableSession, command: Command) -> Events:
     return table.collect()
 
 
-def hold(table: TableSession, request: VerificationRequested) -> Events:
-    table.hold_payouts(request)
+def hold(table: TableSession, request: VerificationRequested,
+         now: datetime | None = None) -> Events:
+    """The table gets the request at `now` (by default, as soon as it was made)."""
+    table.hold_payouts(request, now or request.occurred_at)
     return table.collect()
 
 
-def resolve(table: TableSession, resolution: VerificationResolved) -> Events:
-    table.resolve(resolution)
+def resolve(table: TableSession, resolution: VerificationResolved,
+            now: datetime | None = None) -> Events:
+    """The table gets the resolution at `now` (by default, as soon as it was decided)."""
+    table.resolve(resolution, now or resolution.occurred_at)
     return table.collect()
 
 

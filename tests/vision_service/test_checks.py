@@ -270,8 +270,33 @@ def test_the_command_needs_a_result_for_a_correction_and_a_well_formed_one():
         ResolveVerificationData(outcome="CORRECTED", result="37")
 
 
-def _do(decide, *args):
+def _do(decide, *args, now=None):
     """Run one decision of a check and return the events it triggered (the service's unit of
-    work collects them the same way)."""
-    decide(*args)
+    work collects them the same way). The check decides at `now`: by default as soon as its
+    cause was made (a command's issue time, an event's time)."""
+    cause = args[-1]
+    decide(*args, now or getattr(cause, "issued_at", None) or cause.occurred_at)
     return decide.__self__.collect()
+
+
+# ----- issue 12: decisions are stamped when the check makes them ---------------------------------
+
+def test_a_resolve_typed_in_time_but_decided_after_the_deadline_is_not_within_the_hold():
+    """The officer's command is from minute 5; the vision service was down and decides it at
+    minute 31: the payouts were already released, so it is not within the hold."""
+    check = under_verification("17", camera="18")
+    decided = DECLARED + timedelta(minutes=31)
+    [resolved] = _do(check.resolve, resolve("CORRECTED", "18", at=DECLARED + timedelta(minutes=5)),
+                     now=decided)
+    p = resolved.payload
+    assert not p.within_hold and p.resolved_at == decided and resolved.occurred_at == decided
+
+
+def test_a_verification_decided_from_a_backlog_is_stamped_when_it_was_decided():
+    check = RoundCheck(CORR)
+    later = DECLARED + timedelta(minutes=40)
+    _do(check.note_dealer, dealer("17"), spin("17"), now=later)
+    [_, requested] = _do(check.note_reading, read("18"), frame(), now=later)
+    assert isinstance(requested, VerificationRequested)
+    assert requested.occurred_at == later            # not the declaration's time
+    assert requested.payload.hold_deadline == DECLARED + timedelta(minutes=30)

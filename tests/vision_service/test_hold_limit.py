@@ -24,8 +24,8 @@ def test_a_hold_over_30_minutes_or_of_nothing_is_refused_naming_the_rule(limit):
 
 def test_a_round_check_holds_for_the_house_limit():
     check = RoundCheck("round-corr-1", hold_limit=timedelta(minutes=5))
-    check.note_dealer(dealer("17"), spin("17"))
-    check.note_reading(read("18"), frame())
+    check.note_dealer(dealer("17"), spin("17"), DECLARED)
+    check.note_reading(read("18"), frame(), DECLARED)
     [_noted, _read, requested] = check.collect()
     assert isinstance(requested, VerificationRequested)
     assert requested.payload.hold_deadline - dealer().declared_at == timedelta(minutes=5)

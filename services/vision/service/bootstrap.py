@@ -43,7 +43,7 @@ def build(settings: Settings, evidence_dir: Path, *, min_confidence: float = MIN
                 description="Reads each captured frame (dice or wheel) with OpenCV.")
     bus.consume([TABLE_EVENTS_TOPIC], f"{SERVICE}-results", bind(handlers.RESULT_HANDLERS, deps),
                 context=store.unit_of_work,
-                description="Takes the result each dealer declared (SpinResulted).")
+                description="Takes the result each dealer declared (SpinResulted, DiceRolled).")
     bus.consume([VISION_COMMANDS_TOPIC], f"{SERVICE}-commands",
                 bind(handlers.COMMAND_HANDLERS, deps), context=store.unit_of_work,
                 description="The surveillance room upholds or corrects a result under "

@@ -12,10 +12,15 @@ A verification stays open until the surveillance room resolves it (ResolveVerifi
 UPHELD, the dealer's result stands; CORRECTED, the CCTV shows another result. Only a check
 under verification can be resolved, and only once; any other attempt is refused with a
 ResolutionRefused event that names the field and the reason (kept for audit).
+
+A decision is stamped with the time the check made it (`now`), not the time of the frame or
+the declaration that led to it: a check decided from a backlog after the hold's deadline says
+so, and the table service then holds nothing (a review after payment). A resolution is
+`within_hold` when the check decides it by the deadline, whenever the officer typed it.
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import singledispatchmethod
 from typing import Any
 
@@ -94,19 +99,19 @@ class RoundCheck(Aggregate):
 
     # ----- decisions ------------------------------------------------------------------------
     # Each decision triggers events; the unit of work collects and publishes them.
-    def note_reading(self, data: ResultReadData, cause: Event) -> None:
+    def note_reading(self, data: ResultReadData, cause: Event, now: datetime) -> None:
         if not self.has_handled(cause) and not self.decided:
             self.partition_key = data.table_id  # a check lives in its table's partition
             self.trigger(ResultRead, data, cause)
-            self._decide(cause)
+            self._decide(cause, now)
 
-    def note_dealer(self, data: DealerResultData, cause: Event) -> None:
+    def note_dealer(self, data: DealerResultData, cause: Event, now: datetime) -> None:
         if not self.has_handled(cause) and self.dealer is None:
             self.partition_key = data.table_id
             self.trigger(DealerResultNoted, data, cause)
-            self._decide(cause)
+            self._decide(cause, now)
 
-    def _decide(self, cause: Event) -> None:
+    def _decide(self, cause: Event, now: datetime) -> None:
         if self.decided or self.reading is None or self.dealer is None:
             return
         r, d = self.reading, self.dealer
@@ -117,11 +122,12 @@ class RoundCheck(Aggregate):
                       evidence_uri=r.evidence_uri)
         problem = self._problem(read, r.reading, d)
         if problem is None:
-            self.trigger(ResultConfirmed, CheckOutcomeData(**common), cause)
+            self.trigger(ResultConfirmed, CheckOutcomeData(**common), cause, occurred_at=now)
         else:
             self.trigger(VerificationRequested, VerificationRequestedData(
                 **common, reason=problem[0], detail=problem[1],
-                hold_deadline=hold_deadline(d.declared_at, self.hold_limit)), cause)
+                hold_deadline=hold_deadline(d.declared_at, self.hold_limit)), cause,
+                occurred_at=now)
 
     def _problem(self, read: str | None, r: Reading,
                  d: DealerResultData) -> tuple[VerificationReason, str] | None:
@@ -135,14 +141,15 @@ class RoundCheck(Aggregate):
         return None
 
     # ----- the surveillance room ---------------------------------------------------------------
-    def resolve(self, command: ResolveVerification) -> None:
-        """Close the verification as UPHELD or CORRECTED, or refuse with the field and why.
-        A redelivered command (already resolved or refused) produces nothing."""
+    def resolve(self, command: ResolveVerification, now: datetime) -> None:
+        """Close the verification as UPHELD or CORRECTED at `now`, or refuse with the field
+        and why. A redelivered command (already resolved or refused) produces nothing."""
         if self.has_handled(command):
             return
         problem = self._resolution_problem(command)
         if problem is None:
-            self.trigger(VerificationResolved, self._resolution(command), command)
+            self.trigger(VerificationResolved, self._resolution(command, now), command,
+                         occurred_at=now)
         else:
             self.trigger(ResolutionRefused, CommandRejectedData(
                 command_id=command.command_id, command_type=command.command_type,
@@ -185,8 +192,9 @@ class RoundCheck(Aggregate):
         given = command.payload.result
         return v.dealer_result if given is None else normal_result(v.kind, given)
 
-    def _resolution(self, command: ResolveVerification) -> VerificationResolvedData:
-        v, at = self.verification, command.issued_at
+    def _resolution(self, command: ResolveVerification,
+                    at: datetime) -> VerificationResolvedData:
+        v = self.verification
         # Only called when _resolution_problem found nothing: a verification is open, the
         # command comes from a surveillance officer and names a result.
         assert v is not None and command.actor is not None

@@ -1,0 +1,117 @@
+"""Craps rolls checked on CCTV, on a real broker: the simulated dice camera renders each roll,
+the stickman calls it (sometimes wrongly), the table settles what was called, and the vision
+service reads the frame with OpenCV and checks the call against it. A wrong call or a frame that
+cannot decide holds the roll's winning payouts for surveillance (seed 002 §1.3; seed 004 RG §6),
+as at the wheel."""
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import contracts
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld
+from contracts.table import BetSettled, DiceRolled
+from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
+from contracts.vision import ResultConfirmed, ResultRead, VerificationRequested
+from services.simulator.app import simulate
+from services.simulator.cameras import Cameras, DiceShot
+from tests.e2e.floor import query, read_topic, running_services, wait_for
+
+ROLLS = 16
+
+
+class RecordingCameras(Cameras):
+    """The dice camera, remembering what each frame really shows and what the stickman called."""
+
+    def __init__(self, frames_dir) -> None:
+        super().__init__(frames_dir, dealer_error_rate=0.4, no_decision_rate=0.1)
+        self.truth: dict[str, tuple[int, int]] = {}
+        self.unreadable: set[str] = set()
+
+    def shoot_dice(self, table_id: str, correlation_id: str, rng: random.Random) -> DiceShot:
+        shot = super().shoot_dice(table_id, correlation_id, rng)
+        self.truth[correlation_id] = shot.true_dice
+        if shot.case != "dice":
+            self.unreadable.add(correlation_id)
+        return shot
+
+
+@pytest.fixture(scope="module")
+def rolled(floor, tmp_path_factory):
+    root = tmp_path_factory.mktemp("dice")
+    db, evidence = root / "floor.duckdb", root / "evidence"
+    cameras = RecordingCameras(root / "frames")
+
+    async def play() -> None:
+        async with running_services(floor, db, evidence=evidence):
+            await simulate(floor, tables=1, rounds=ROLLS, rate=0, seed=3, game="craps",
+                           cameras=cameras)
+            await wait_for(lambda: query(db, "SELECT count(*) FROM round_checks WHERE status "
+                                             "<> 'pending'") == [(ROLLS,)], 180,
+                           "every roll checked")
+
+    asyncio.run(play())
+    checks = [contracts.decode(r.value)
+              for r in read_topic(floor.bootstrap, VISION_CHECKS_TOPIC.name)]
+    table = [contracts.decode(r.value)
+             for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
+    return cameras, checks, table
+
+
+def _called(table: list) -> dict[str, tuple[int, ...]]:
+    return {e.correlation_id: tuple(sorted(e.payload.dice)) for e in table
+            if isinstance(e, DiceRolled)}
+
+
+def test_every_roll_is_checked_once(rolled):
+    cameras, checks, table = rolled
+    decided = [e.aggregate_id for e in checks
+               if isinstance(e, (ResultConfirmed, VerificationRequested))]
+    assert sorted(decided) == sorted(cameras.truth) == sorted(_called(table))
+
+
+def test_a_wrong_call_is_never_confirmed(rolled):
+    cameras, checks, table = rolled
+    called = _called(table)
+    wrong = {c for c, dice in called.items() if dice != tuple(sorted(cameras.truth[c]))}
+    confirmed = {e.aggregate_id for e in checks if isinstance(e, ResultConfirmed)}
+    verified = {e.aggregate_id: e for e in checks if isinstance(e, VerificationRequested)}
+    assert wrong, "the stickman's mistakes must give the check something to catch"
+    assert not wrong & confirmed
+    assert wrong <= set(verified)
+    assert confirmed, "right calls on readable frames are confirmed by the camera"
+    for c in confirmed:
+        assert called[c] == tuple(sorted(cameras.truth[c])) and c not in cameras.unreadable
+
+
+def test_the_reader_reads_what_the_frame_shows_or_abstains(rolled):
+    cameras, checks, _table = rolled
+    reads = {e.correlation_id: e.payload.reading for e in checks if isinstance(e, ResultRead)}
+    assert sorted(reads) == sorted(cameras.truth)
+    for corr, reading in reads.items():
+        if corr in cameras.unreadable:
+            assert reading.no_decision, f"a cocked die must not be read: {reading}"
+        elif not reading.no_decision:
+            assert tuple(sorted(reading.values or ())) == tuple(sorted(cameras.truth[corr]))
+
+
+def test_a_roll_under_verification_holds_its_winning_payouts(rolled):
+    _cameras, checks, table = rolled
+    verified = {e.aggregate_id for e in checks if isinstance(e, VerificationRequested)}
+    round_of = {e.correlation_id: e.payload.round_id for e in table if isinstance(e, DiceRolled)}
+    won: dict[str, int] = {}
+    for e in table:
+        if isinstance(e, BetSettled) and e.payload.paid.amount > 0:
+            won[e.payload.round_id] = won.get(e.payload.round_id, 0) + e.payload.paid.amount
+    held = {e.payload.round_id: e.payload.held.amount for e in table if isinstance(e, PayoutsHeld)}
+    not_held = {e.payload.round_id: e.payload.why for e in table
+                if isinstance(e, PayoutsNotHeld)}
+    assert held, "some verified roll must have had winners to hold"
+    for corr in verified:
+        round_id = round_of[corr]
+        if round_id in won:
+            assert held[round_id] == won[round_id]
+        else:
+            assert not_held[round_id] == "NOTHING_TO_HOLD"
