@@ -3,7 +3,16 @@
 Importing this package registers every message type for decoding.
 """
 # Imported for their side effect: each module registers its message types.
-from contracts import audit, deadletter, devices, health, payouts, table, vision  # noqa: F401
+from contracts import (  # noqa: F401
+    audit,
+    deadletter,
+    devices,
+    health,
+    identity,
+    payouts,
+    table,
+    vision,
+)
 from contracts.codec import DecodeError, decode, encode
 from contracts.topics import TOPICS, TopicSpec, topic_for
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PrivateAttr, StrictInt
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 
@@ -132,6 +132,15 @@ class Command(Message):
     issued_by: str = Field(description="The client or service that sent it")
     correlation_id: Id = Field(default_factory=new_id)
     actor: Actor | None = None
+    # Who signed it (contracts/identity.py): the signer's registered key and an Ed25519
+    # signature over the command without `signature`. The role checked is the key's.
+    key_id: Id | None = Field(default=None, description="The signer's registered key")
+    signature: str | None = Field(default=None, max_length=88,
+                                  description="Ed25519 signature (base64) of the canonical "
+                                              "command without this field")
+    # Set by the runtime once the signature is checked (contracts.identity.Authentication);
+    # never on the wire.
+    _authentication: Any = PrivateAttr(default=None)
 
     @property
     def key(self) -> str:

@@ -4,6 +4,14 @@ The roles are those of `Actor.role` (contracts/envelope.py). Where a seed names 
 duties are cited (domain.md §7.3). A command without an actor, or from a role not listed for
 it, is refused: the table service answers CommandRejected with code FORBIDDEN, and the vision
 service refuses a ResolveVerification the same way through `authorize`.
+
+The actor checked is an authenticated one (issue 12): the shared runtime verifies a signed
+command's Ed25519 signature against the keys registered on `floor.identity.keys`
+(contracts/identity.py, services/runtime/identity.py) before any handler sees it, replaces its
+`actor` with the key's registered principal and role, and records the outcome on the command.
+An unsigned (where signatures are required), forged, unknown-key or revoked-key command is
+refused here with that reason (field `signature`). A command no runtime checked (a handler's
+unit test) is judged by its `actor` as written.
 """
 from __future__ import annotations
 
@@ -68,6 +76,9 @@ PERMISSIONS: Mapping[str, Role] = {
     "device": Role(frozenset({"RecordSpin", "RecordRoll"}), "seed 000 §3.1.5, §4.1.4.3"),
     # Services acting on their own (timers, the vision service) emit events, not commands.
     "system": Role(frozenset(), ""),
+    # Key administration: registering and revoking keys (signed KeyRegistered / KeyRevoked
+    # on floor.identity.keys); an administrator runs no table.
+    "admin": Role(frozenset({"RegisterKey", "RevokeKey"}), "deployment: key administration"),
 }
 
 
@@ -78,12 +89,16 @@ def may(role: str, command_type: str) -> bool:
 
 def authorize(command: Command) -> tuple[str, str] | None:
     """(field, reason) when the command's actor may not issue it, else None."""
+    checked = command._authentication
+    if checked is not None and checked.problem is not None:
+        return "signature", f"not authenticated: {checked.problem}"
     if command.actor is None:
         return "actor", "actor: a command must name the employee and role"
     role, name = command.actor.role, type_of(command)
     if not may(role, name):
         allowed = sorted(r for r in PERMISSIONS if may(r, name)) or ["no role"]
+        signed = "" if checked is None else f", registered to key {checked.key_id}"
         return "actor.role", (f"role {role} may not issue {name} (employee "
-                              f"{command.actor.employee_id}); {name} is for "
+                              f"{command.actor.employee_id}{signed}); {name} is for "
                               f"{', '.join(allowed)}")
     return None

@@ -19,6 +19,7 @@ from contracts.devices import (
 )
 from contracts.envelope import Command, Event, Message, type_field, type_of
 from contracts.health import ServiceHealth
+from contracts.identity import IDENTITY_EVENTS
 from contracts.payouts import PAYOUT_EVENTS
 from contracts.snapshots import AggregateSnapshot, Checkpoint
 from contracts.table import TABLE_COMMANDS, TABLE_EVENTS
@@ -86,6 +87,11 @@ DICE_EVENTS_TOPIC = TopicSpec(
     "floor.dice.events", 3, "dice set serial", DICE_EVENTS,
     "Each dice set's log: its table, dice in play and reserve, incidents, valid and void rolls, "
     "outcome alerts and who acknowledged them.")
+IDENTITY_KEYS_TOPIC = TopicSpec(
+    "floor.identity.keys", 1, "key id", IDENTITY_EVENTS,
+    "Keys registered to and revoked from principals (terminals, employees, services), each "
+    "signed by an administrator key. Every service folds it to check command signatures. "
+    "One partition: the order of registrations and revocations is the log's.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
     "Messages a consumer could not use, with the reason and the original bytes.")
@@ -101,7 +107,8 @@ AUDIT_TOPIC = TopicSpec(
 TOPICS: dict[str, TopicSpec] = {t.name: t for t in (
     TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC, VISION_FRAMES_TOPIC, VISION_CHECKS_TOPIC,
     VISION_COMMANDS_TOPIC, TABLE_SNAPSHOTS_TOPIC, DEAD_LETTER_TOPIC, WHEEL_COMMANDS_TOPIC,
-    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC, AUDIT_TOPIC)}
+    WHEEL_EVENTS_TOPIC, DICE_COMMANDS_TOPIC, DICE_EVENTS_TOPIC, HEALTH_TOPIC, AUDIT_TOPIC,
+    IDENTITY_KEYS_TOPIC)}
 
 
 _BY_TYPE: dict[str, TopicSpec] = {name: t for t in TOPICS.values() for name in t.type_names}

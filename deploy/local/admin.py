@@ -48,7 +48,8 @@ def ensure_topics(bootstrap: str, topics: Mapping[str, int], *, timeout: float =
 def _ensure_once(bootstrap: str, topics: Mapping[str, int], replication_factor: int,
                  wait_ms: int) -> None:
     admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="casino-admin",
-                             request_timeout_ms=wait_ms, bootstrap_timeout_ms=wait_ms)
+                             request_timeout_ms=wait_ms, bootstrap_timeout_ms=wait_ms,
+                             **kafka_config().security_options())  # TLS/SASL (issue 12)
     try:
         existing = set(admin.list_topics())
         missing = [name for name in topics if name not in existing]

@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "send": ("services.cli.send:send", "Publish commands from JSON Lines, each one validated."),
     "events": ("services.cli.events:events", "Dump or follow a topic, decoded and validated."),
     "audit": ("services.cli.audit:audit", "Verify the log's hash chains; resolve a forked stream."),
+    "keys": ("services.cli.keys:keys", "Keys that sign commands: init, register, revoke, list."),
 }
 
 

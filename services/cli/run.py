@@ -4,9 +4,18 @@ Starts the embedded broker in durable mode (data in var/broker, so a second run 
 history) unless KAFKA_BOOTSTRAP_SERVERS points at a real cluster, creates the topics, starts
 every service and the floor simulator as child processes with their own log files, prints where
 to look, and on Ctrl-C stops everything and leaves no process behind.
+
+Commands are authenticated (issue 12): the services run with CASINO_REQUIRE_SIGNATURES=1; the
+root administrator key is <var>/identity/root.key (made on the first run, `casino keys init`),
+and the keys of services/runtime/key_admin.py FLOOR_KEYS are registered with it: supervisor.key
+(table supervisor JM-1) and surveillance.key (officer SURV-1) for people at the console, and
+the wheel and dice services' keys (services/, role device). The simulator registers its own
+terminals' keys.
 """
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -71,7 +80,10 @@ def run(tables: int, rate: float, dashboard_port: int, no_simulator: bool,
             bootstrap = broker.start()
             stack.callback(broker.stop)
         ensure_topics(bootstrap, partition_counts())
-        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap}
+        from services.runtime.key_admin import setup_floor_keys
+        keys = asyncio.run(setup_floor_keys(dataclasses.replace(settings, bootstrap=bootstrap)))
+        env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap,
+               "CASINO_REQUIRE_SIGNATURES": "1"}
         port = dashboard_port if port_is_free(dashboard_port) else free_port()
         common = ["--bootstrap", bootstrap]
         plan = {
@@ -99,7 +111,8 @@ The floor is running.
   report            .venv/bin/casino report tables
   devices           .venv/bin/casino report devices --bootstrap {bootstrap}
   events            .venv/bin/casino events tail --topic floor.table.events --bootstrap {bootstrap}
-  dealer terminal   .venv/bin/casino send FILE --bootstrap {bootstrap}  (JSON Lines commands)
+  dealer terminal   .venv/bin/casino send FILE --key {next(iter(keys))} --bootstrap {bootstrap}
+                    (JSON Lines commands; every command must be signed: casino keys --help)
   logs              {logs}/  (table-service.log, projector.log, vision-service.log,
                     wheel-service.log, dice-service.log, simulator.out, tansu.log)
 Press Ctrl-C to stop everything.""")

@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
@@ -195,7 +196,8 @@ class Sender:
             self._producer = KafkaProducer(bootstrap_servers=self.bootstrap.split(","),
                                            client_id=ISSUED_BY, bootstrap_timeout_ms=wait_ms,
                                            max_block_ms=wait_ms,
-                                           **kafka_config().producer_options())
+                                           **kafka_config().producer_options(),
+                                           **kafka_config().security_options())
         return self._producer
 
     def close(self) -> None:
@@ -220,7 +222,12 @@ def _explain(err: Exception) -> str:
                    "partition, offset; or field, reason and errors).")
 @click.option("--max-bytes", type=click.IntRange(1), default=DEFAULT_MAX_BYTES, show_default=True,
               help="Refuse a line longer than this many bytes.")
-def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int) -> None:
+@click.option("--key", "key_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              envvar="CASINO_KEY", default=None,
+              help="Sign every command with this private key file (or CASINO_KEY): the actor "
+                   "is then the key's registered principal and role (casino keys).")
+def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int,
+         key_file: Path | None) -> None:
     """Publish the commands in FILE (JSON Lines; - for stdin) and answer every line.
 
     \b
@@ -233,6 +240,9 @@ def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int)
       schema_version  the command's current version
       issued_by       "casino-send"
     Blank lines and lines starting with # are skipped. Events are refused: only commands.
+    With --key each command is signed (key_id, signature; `actor` may then be left out: the
+    services use the key's registered one); without it a line is sent as written, so a floor
+    that requires signatures refuses it (FORBIDDEN) unless it carries its own.
 
     \b
     Example:
@@ -242,8 +252,13 @@ def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int)
     Exit status: 0 all lines accepted, 1 a line was refused or not acknowledged (the valid
     lines are still sent), 2 usage error.
     """
+    from services.runtime.identity import Signer
     from services.runtime.settings import Settings
 
+    try:
+        signer = Signer.from_file(key_file) if key_file is not None else None
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--key") from None
     sender = Sender(Settings.from_env(bootstrap).bootstrap)
     versions, failures = current_versions(), 0
     try:
@@ -255,6 +270,8 @@ def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int)
                 continue
             else:
                 checked = validate(number, content, versions)
+                if not isinstance(checked, Answer) and signer is not None:
+                    checked = signer.sign(checked)
                 answer = checked if isinstance(checked, Answer) else sender.send(number, checked)
             failures += answer.status != "accepted"
             click.echo(json.dumps(answer.to_dict()) if as_json else answer.text())

@@ -31,6 +31,7 @@ from contracts.deadletter import DeadLetter, DeadLetterCode
 from contracts.envelope import Command, Message, type_of
 from contracts.permissions import authorize
 from contracts.topics import DEAD_LETTER_TOPIC, Keyed, partition_for
+from services.runtime.identity import Identity, carries_commands, service_signer
 from services.runtime.metrics import ServiceMetrics
 from services.runtime.replay import LogReader
 from services.runtime.settings import Settings
@@ -87,9 +88,14 @@ class Bus:
         self.tries: Counter[tuple[str, int, int]] = Counter()  # failed batches by first offset
         self.consumers: dict[str, list[str]] = {}         # consumer -> its topics
         self.metrics.before_render.append(self._health_gauges)
+        # Checks every command's signature before its handler (services/runtime/identity.py);
+        # made by the first consumer of commands.
+        self.identity: Identity | None = None
+        # A service that issues commands signs them with its own key, when it has one.
+        self.signer = service_signer(settings, service)
         self.broker = KafkaBroker(settings.bootstrap, client_id=service,
                                   logger=logging.getLogger("faststream"),
-                                  **settings.producer_options())
+                                  **settings.producer_options(), **settings.broker_options())
 
     # -- publishing -------------------------------------------------------------------------
     async def publish(self, messages: Sequence[Keyed]) -> list[RecordMetadata]:
@@ -98,6 +104,8 @@ class Bus:
         send = self._send()
         pending = []
         for m in messages:
+            if self.signer is not None and isinstance(m, Command) and m.signature is None:
+                m = self.signer.sign(m)
             topic = topic_for(m)
             pending.append(await send(topic.name, encode(m), m.key.encode(),
                                       partition_for(m.key, topic.partitions)))
@@ -166,6 +174,10 @@ class Bus:
         self.consumers[consumer_name] = names
         carried = {n for t in topics for n in t.type_names}
         ownership: dict[str, Any] = {}
+        guarded = carries_commands(list(handlers))
+        if guarded and self.identity is None:
+            self.identity = Identity(self.settings, self.service)
+            self.identity.follow(self.broker, self.settings.consumer_options())
         if owner is not None:
             ownership = {"listener": _Ownership(owner, names[0]),
                          "partition_assignment_strategy": (RangePartitionAssignor,)}
@@ -186,6 +198,8 @@ class Bus:
             records = records if isinstance(records, (tuple, list)) else (records,)
             started = time.perf_counter()
             try:
+                if guarded and self.identity is not None:
+                    await self.identity.catch_up()  # judge commands with every key event so far
                 await self._run(records, context, carried, handlers)
             except Exception as err:
                 if isinstance(err, (*TRANSIENT, *transient)) or not self._is_poison(records):
@@ -258,6 +272,8 @@ class Bus:
                 self.stats["not_ours"] += 1  # on the topic, but for another service
                 return
             if isinstance(message, Command):
+                if self.identity is not None:  # the signature first, then the permission
+                    message = self.identity.authenticate(record.value, message)
                 self._log_if_forbidden(message)
             done = handler(message, ctx)
             if inspect.isawaitable(done):
@@ -333,7 +349,8 @@ class Bus:
 
     def status(self) -> dict[str, Any]:
         return {"service": self.service, "bootstrap": self.settings.bootstrap, **self.stats,
-                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())}}
+                "lag": {f"{t}[{p}]": n for (t, p), n in sorted(self.lags.items())},
+                **({"identity": self.identity.status()} if self.identity else {})}
 
 
 async def _records_only(_message: Any) -> None:

@@ -9,6 +9,7 @@ from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
 from contracts import DecodeError, decode
 from contracts.envelope import Message
+from services.runtime.kafka_config import kafka_config
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +23,8 @@ class LogReader:
                                          max_partition_fetch_bytes=8 * 1024 * 1024,
                                          # Tansu holds a fetch about half of this after a
                                          # record came; every partition read pays it once
-                                         fetch_max_wait_ms=100)
+                                         fetch_max_wait_ms=100,
+                                         **kafka_config().aiokafka_options())  # TLS, SASL
 
     async def __aenter__(self) -> LogReader:
         await self.consumer.start()

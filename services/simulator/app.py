@@ -12,13 +12,19 @@ from dataclasses import dataclass
 
 from contracts.envelope import Command, Event, new_id
 from contracts.table import Game, Profile, TableWheel
-from contracts.topics import DICE_COMMANDS_TOPIC, TABLE_COMMANDS_TOPIC, VISION_FRAMES_TOPIC
+from contracts.topics import (
+    DICE_COMMANDS_TOPIC,
+    IDENTITY_KEYS_TOPIC,
+    TABLE_COMMANDS_TOPIC,
+    VISION_FRAMES_TOPIC,
+)
 from services.runtime.bus import Bus
 from services.runtime.settings import Settings
 from services.simulator import craps
 from services.simulator.cameras import Cameras
 from services.simulator.dice import DiceStick, dice_for, setup_dice, through_dice
 from services.simulator.floor import (
+    PIT_MANAGER,
     SimTable,
     finish_round,
     make_tables,
@@ -26,6 +32,7 @@ from services.simulator.floor import (
     round_commands,
     seat_players,
 )
+from services.simulator.terminals import Terminals, terminals
 from services.simulator.views import camera_versions, known_tables
 from services.simulator.watch import SettledRounds
 from services.simulator.wheels import (
@@ -51,26 +58,29 @@ def simulator_bus(settings: Settings) -> Bus:
                                        "some irregular (void).")
     bus.declare_publisher(DICE_COMMANDS_TOPIC, "With --dice: the dice sets' set-up and every "
                                                "throw, some void.")
+    bus.declare_publisher(IDENTITY_KEYS_TOPIC, "Registers its terminals' keys on its first run, "
+                                               "signed by the root key (demo floors only).")
     return bus
 
 
 async def _mount_wheels(bus: Bus, floor: list[SimTable], profile: Profile,
-                        variant: TableWheel) -> dict[str, WheelDealer]:
+                        variant: TableWheel, signing: Terminals) -> dict[str, WheelDealer]:
     """A wheel at each roulette table, set up at the wheel service (services/simulator/
     wheels.py): the tables' results then go through it."""
     dealers = {t.table_id: wheel_for(t.table_id, t.dealer, profile) for t in floor
                if t.config.game == "roulette"}
     for dealer in dealers.values():
-        await bus.publish(setup_wheel(dealer, variant))
+        await bus.publish(signing.sign(setup_wheel(dealer, variant)))
     return dealers
 
 
-async def _issue_dice(bus: Bus, floor: list[SimTable]) -> dict[str, DiceStick]:
+async def _issue_dice(bus: Bus, floor: list[SimTable],
+                      signing: Terminals) -> dict[str, DiceStick]:
     """A dice set at each craps table, issued at the dice service (services/simulator/
     dice.py): the tables' rolls then go through it."""
     sticks = {t.table_id: dice_for(t.table_id, t.dealer) for t in floor if t.craps is not None}
     for stick in sticks.values():
-        await bus.publish(setup_dice(stick))
+        await bus.publish(signing.sign(setup_dice(stick)))
     return sticks
 
 
@@ -91,6 +101,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
                          f"casino rules settle)")
     rng = random.Random(seed)
     floor = make_tables(tables, profile, currency, variant, game=game)
+    signing = await terminals(settings, [PIT_MANAGER, *(t.dealer for t in floor)])
     bus = simulator_bus(settings)
     await bus.broker.connect()
     try:
@@ -98,12 +109,13 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
             # With devices, each dealer waits for the table to settle the last round first.
             watch = (await stack.enter_async_context(SettledRounds(settings.bootstrap))
                      if wheels or dice else None)
-            pending = await _open_or_resume(bus, settings, floor, rng)
-            devices = Devices(await _mount_wheels(bus, floor, profile, variant) if wheels else {},
-                              await _issue_dice(bus, floor) if dice else {})
+            pending = await _open_or_resume(bus, settings, floor, rng, signing)
+            devices = Devices(await _mount_wheels(bus, floor, profile, variant, signing)
+                              if wheels else {},
+                              await _issue_dice(bus, floor, signing) if dice else {})
             if cameras is not None:
                 cameras.versions = await camera_versions(settings.bootstrap)
-            return await _play(bus, floor, rng, rounds, rate, devices, watch, pending,
+            return await _play(bus, floor, rng, rounds, rate, devices, watch, pending, signing,
                                progress=progress, stop=stop, cameras=cameras)
     finally:
         await bus.broker.stop()
@@ -124,7 +136,8 @@ class Devices:
 
 
 async def _play(bus: Bus, floor: list[SimTable], rng: random.Random, rounds: int, rate: float,
-                devices: Devices, watch: SettledRounds | None, pending: Counter[str], *,
+                devices: Devices, watch: SettledRounds | None, pending: Counter[str],
+                signing: Terminals, *,
                 progress: Callable[[int, int], None] | None, stop: asyncio.Event | None,
                 cameras: Cameras | None) -> int:
     """Send the rounds; returns how many. `pending`: rounds per table sent and not yet seen
@@ -144,7 +157,7 @@ async def _play(bus: Bus, floor: list[SimTable], rng: random.Random, rounds: int
                 await watch.wait(table.table_id, pending[table.table_id])
             messages += devices.through(table.table_id, _one_round(table, rng, cameras), rng)
             pending[table.table_id] += 1
-        await bus.publish(messages)
+        await bus.publish(signing.sign(messages))
         before, sent = sent, sent + todo
         if progress and sent // len(floor) > before // len(floor):
             progress(sent, rounds * len(floor))
@@ -171,7 +184,7 @@ def _one_round(table: SimTable, rng: random.Random,
 
 
 async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
-                          rng: random.Random) -> Counter[str]:
+                          rng: random.Random, signing: Terminals) -> Counter[str]:
     """Open the tables, or carry on from where an earlier run left them; the rounds this
     finished, per table (their results are still to be settled)."""
     state = await known_tables(settings.bootstrap)
@@ -179,7 +192,7 @@ async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
     for table in floor:
         known = state.get(table.table_id)
         if known is None or known.config is None:
-            await bus.publish([open_table(table), *seat_players(table)])
+            await bus.publish(signing.sign([open_table(table), *seat_players(table)]))
             continue
         if table.craps is not None:  # carry on from the table's point, shooter and round
             table.config = known.config
@@ -187,6 +200,6 @@ async def _open_or_resume(bus: Bus, settings: Settings, floor: list[SimTable],
                                            known.round_number)
         if known.round_state is not None:
             rest = finish_round(table, known.round_state, rng)
-            await bus.publish(rest)
+            await bus.publish(signing.sign(rest))
             finished[table.table_id] += 1 if rest else 0
     return finished

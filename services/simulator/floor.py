@@ -29,6 +29,7 @@ from services.simulator.players import Mix, random_bet
 
 SOURCE = "floor-simulator"
 PRISON_RATE = 0.3  # share of even-chance players who take «prisión» where it is offered
+PIT_MANAGER = Actor(employee_id="PM001", role="pit_manager")  # opens the tables
 
 
 @dataclass
@@ -94,7 +95,7 @@ def make_craps_tables(count: int, profile: Profile, currency: str, game: Game
 
 def open_table(table: SimTable) -> Command:
     return OpenTable(target_id=table.table_id, issued_by=SOURCE,
-                     actor=Actor(employee_id="PM001", role="pit_manager"), payload=table.config)
+                     actor=PIT_MANAGER, payload=table.config)
 
 
 def seat_players(table: SimTable) -> list[Command]:

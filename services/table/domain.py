@@ -147,7 +147,9 @@ class TableSession(Aggregate):
         caller collects them (`collect()`), as the runtime's unit of work does."""
         if self.has_handled(command) and not isinstance(command, (RecordSpin, RecordRoll)):
             return
-        forbidden = authorize(command)
+        # A redelivered command was judged the first time: a key revoked since then must not
+        # turn an applied RecordSpin (whose redelivery may finish its settlement) into a refusal.
+        forbidden = None if self.has_handled(command) else authorize(command)
         if forbidden is not None:
             self._refuse(command, *forbidden, code="FORBIDDEN")
         elif self.config is None and not isinstance(command, OpenTable):

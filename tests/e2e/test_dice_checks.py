@@ -52,6 +52,9 @@ def rolled(floor, tmp_path_factory):
             await wait_for(lambda: query(db, "SELECT count(*) FROM round_checks WHERE status "
                                              "<> 'pending'") == [(ROLLS,)], 180,
                            "every roll checked")
+            # ... and the table has answered every verification (held or not held): the
+            # table service reads the checks after the projector may have seen them decided
+            await asyncio.wait_for(table_answered(floor.bootstrap), 60)
 
     asyncio.run(play())
     checks = [contracts.decode(r.value)
@@ -59,6 +62,20 @@ def rolled(floor, tmp_path_factory):
     table = [contracts.decode(r.value)
              for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
     return cameras, checks, table
+
+
+def holds_answered(bootstrap: str) -> bool:
+    """Every VerificationRequested has its PayoutsHeld or PayoutsNotHeld in the table's log."""
+    asked = sum(isinstance(contracts.decode(r.value), VerificationRequested)
+                for r in read_topic(bootstrap, VISION_CHECKS_TOPIC.name))
+    answered = sum(isinstance(contracts.decode(r.value), (PayoutsHeld, PayoutsNotHeld))
+                   for r in read_topic(bootstrap, TABLE_EVENTS_TOPIC.name))
+    return answered >= asked
+
+
+async def table_answered(bootstrap: str) -> None:
+    while not await asyncio.to_thread(holds_answered, bootstrap):
+        await asyncio.sleep(0.5)
 
 
 def _called(table: list) -> dict[str, tuple[int, int]]:

@@ -3,6 +3,7 @@ verification, sent as a ResolveVerification command to the vision service."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -24,23 +25,36 @@ def surveillance() -> None:
 @click.option("--upheld", is_flag=True, help="The CCTV shows the dealer's result: it stands.")
 @click.option("--corrected", metavar="RESULT",
               help='The CCTV shows another result: "17", "00" or dice "3-5".')
-@click.option("--by", "by", required=True, metavar="NAME",
-              help="Employee id of the surveillance officer.")
+@click.option("--by", "by", default=None, metavar="NAME",
+              help="Employee id of the surveillance officer (with --key: the key's registered "
+                   "principal is the one that counts).")
+@click.option("--key", "key_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              envvar="CASINO_KEY", default=None,
+              help="Sign the command with the officer's private key file (or CASINO_KEY); a "
+                   "floor that requires signatures refuses an unsigned one.")
 @click.option("--note", default="", help="What was seen, for the audit trail.")
 @click.option("--bootstrap", envvar="KAFKA_BOOTSTRAP_SERVERS", default=None, metavar="HOST:PORT",
               help="Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS; default 127.0.0.1:9092).")
 @click.option("--wait", "wait_s", type=click.FloatRange(0), default=15.0, show_default=True,
               metavar="SECONDS", help="How long to wait for the vision service's answer "
               "(0: send and exit).")
-def resolve(round_check_id: str, upheld: bool, corrected: str | None, by: str, note: str,
-            bootstrap: str | None, wait_s: float) -> None:
+def resolve(round_check_id: str, upheld: bool, corrected: str | None, by: str | None,
+            key_file: Path | None, note: str, bootstrap: str | None, wait_s: float) -> None:
     """Uphold or correct the dealer's result of ROUND_CHECK_ID (the round's correlation id, as
     `casino report holds --json` shows it), then show the vision service's answer: resolved,
     or refused / rejected with the reason (exit status 1). With no answer in time the command
     stays sent and is decided when the vision service runs (see the dashboard)."""
     if upheld == (corrected is not None):
         raise click.UsageError("give exactly one of --upheld or --corrected RESULT")
+    if by is None and key_file is None:
+        raise click.UsageError("give --by NAME, --key FILE, or both")
     command = _command(round_check_id, "UPHELD" if upheld else "CORRECTED", corrected, by, note)
+    if key_file is not None:
+        from services.runtime.identity import Signer
+        try:
+            command = Signer.from_file(key_file).sign(command)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--key") from None
     from services.runtime.settings import Settings
 
     settings = Settings.from_env(bootstrap)
@@ -79,7 +93,7 @@ def _show(answer, waited: float) -> None:
         raise click.ClickException(f"rejected ({answer.code}): {answer.reason}")
 
 
-def _command(check_id: str, outcome: Outcome, result: str | None, by: str, note: str):
+def _command(check_id: str, outcome: Outcome, result: str | None, by: str | None, note: str):
     from contracts.codec import describe
     from contracts.envelope import Actor
     from contracts.vision import ResolveVerification, ResolveVerificationData
@@ -90,7 +104,8 @@ def _command(check_id: str, outcome: Outcome, result: str | None, by: str, note:
         except ValidationError as err:
             raise click.BadParameter(describe(err), param_hint=param) from None
 
-    actor = valid("--by", lambda: Actor(employee_id=by, role="surveillance"))
+    actor = None if by is None else valid("--by", lambda: Actor(employee_id=by,
+                                                                role="surveillance"))
     payload = valid("--corrected", lambda: ResolveVerificationData(outcome=outcome, result=result,
                                                                    note=note))
     # correlation id = the round's, so the resolution joins the round's flow
