@@ -200,6 +200,8 @@ class Bus:
             try:
                 if guarded and self.identity is not None:
                     await self.identity.catch_up()  # judge commands with every key event so far
+                if owner is not None:
+                    await owner.own_also({r.partition for r in records})
                 await self._run(records, context, carried, handlers)
             except Exception as err:
                 if isinstance(err, (*TRANSIENT, *transient)) or not self._is_poison(records):
