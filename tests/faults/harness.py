@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from contracts.envelope import Command, Event
@@ -113,7 +113,7 @@ class Terminals:
     cameras: WheelCameras | None
     sent_rounds: int = 0
     resends: int = 0
-    extra: list[Command | Event] = field(default_factory=list)
+    done: bool = False
 
     async def play(self, stop: asyncio.Event | None = None) -> int:
         rng = random.Random(self.seed)
@@ -134,6 +134,7 @@ class Terminals:
                 await asyncio.sleep(max(0.0, due - time.monotonic()))
             return self.sent_rounds
         finally:
+            self.done = True
             with contextlib.suppress(Exception):
                 await bus.broker.stop()
 

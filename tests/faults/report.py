@@ -25,6 +25,7 @@ class Result:
     resends: int = 0                      # rounds the terminals sent again
     seconds: float = 0.0                  # the scenario's wall time
     notes: list[str] = field(default_factory=list)
+    letters: dict[str, int] = field(default_factory=dict)   # dead letters by service:code
     skip: str | None = None
 
     @classmethod
@@ -43,7 +44,7 @@ class Result:
     def row(self) -> str:
         s = self.scenario
         if self.skip:
-            return f"| {s.name} | {s.what} | — | — | — | — | — | skipped: {self.skip} |"
+            return f"| {s.name} | {s.what} | — | — | — | — | — | — | skipped: {self.skip} |"
         lateness = "no hold" if self.lateness is None else \
             f"{self.lateness.total_seconds():.1f} s"
         if s.max_hold_lateness is not None:
@@ -52,8 +53,9 @@ class Result:
         verdict = "pass" if self.passed else "FAIL"
         if self.report != self.expected:
             verdict += " (report ≠ log)"
+        letters = ", ".join(f"{k} {n}" for k, n in sorted(self.letters.items())) or "none"
         return (f"| {s.name} | {s.what} | {self.messages} | {len(self.lost)} | "
-                f"{len(self.twice)} | {recovery} | {lateness} | {verdict} "
+                f"{len(self.twice)} | {recovery} | {lateness} | {letters} | {verdict} "
                 f"({self.seconds:.0f} s) |")
 
 
@@ -95,11 +97,12 @@ def write(path: Path, results: list[Result], command: str, started: datetime) ->
         "(includes the chosen outage of a killed service); **worst hold lateness** = the "
         "latest a held payout was released after its deadline. Every passing scenario also "
         "found the report (`casino report tables --json`) equal to the figures recomputed "
-        "from the raw events log.",
+        "from the raw events log. **dead letters** = what was dead-lettered, by service and "
+        "code (an answer, so not lost; but a valid command dead-lettered is a finding).",
         "",
         "| scenario | fault | messages | lost | duplicated | recovery | worst hold lateness "
-        "| result |",
-        "|---|---|---|---|---|---|---|---|",
+        "| dead letters | result |",
+        "|---|---|---|---|---|---|---|---|---|",
         *[r.row() for r in results],
         "",
         "Timings are measured on a shared 2-core machine where other work runs at the same "

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -78,11 +79,13 @@ async def run(scenario: Scenario, work: Path) -> Result:
         await floor.start_services()
         terminals = floor.terminals(tables=scenario.tables, rounds=scenario.rounds,
                                     rate=scenario.rate, seed=12)
+        state = Run(floor, terminals)
+        if scenario.prepare is not None:
+            await scenario.prepare(state)
         play = asyncio.create_task(terminals.play())
         total = scenario.tables * scenario.rounds
         await poll(lambda: terminals.sent_rounds >= scenario.at * total or play.done(), 120,
                    "play reaching the fault")
-        state = Run(floor, terminals)
         if scenario.inject is not None:
             await scenario.inject(state)
         recovery = time.monotonic() - state.fault_at
@@ -99,6 +102,7 @@ async def run(scenario: Scenario, work: Path) -> Result:
             report=report, expected=expected_figures(log),
             recovery=recovery if healthy else None, lateness=worst_hold_lateness(log),
             unreleased=unreleased_holds(log), resends=terminals.resends,
+            letters=dict(Counter(f"{d.service}:{d.code}" for d in log.letters)),
             seconds=time.monotonic() - started, notes=state.notes)
     finally:
         await asyncio.to_thread(floor.stop)
