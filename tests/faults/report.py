@@ -27,6 +27,7 @@ class Result:
     notes: list[str] = field(default_factory=list)
     letters: dict[str, int] = field(default_factory=dict)   # dead letters by service:code
     skip: str | None = None
+    error: str | None = None              # the scenario could not finish: why
 
     @classmethod
     def skipped(cls, scenario: Scenario) -> Result:
@@ -37,7 +38,7 @@ class Result:
         s = self.scenario
         late_ok = s.max_hold_lateness is None or (
             self.lateness is not None and self.lateness.total_seconds() <= s.max_hold_lateness)
-        return (self.skip is None and not self.lost and not self.twice
+        return (self.skip is None and self.error is None and not self.lost and not self.twice
                 and self.report == self.expected and self.recovery is not None
                 and not self.unreleased and late_ok)
 
@@ -45,6 +46,9 @@ class Result:
         s = self.scenario
         if self.skip:
             return f"| {s.name} | {s.what} | — | — | — | — | — | — | skipped: {self.skip} |"
+        if self.error:
+            return (f"| {s.name} | {s.what} | — | — | — | — | — | — | FAIL: "
+                    f"{self.error.replace('|', '/')[:300]} |")
         lateness = "no hold" if self.lateness is None else \
             f"{self.lateness.total_seconds():.1f} s"
         if s.max_hold_lateness is not None:
@@ -81,9 +85,10 @@ def write(path: Path, results: list[Result], command: str, started: datetime) ->
     lines = [
         "# Reliability under faults",
         "",
-        "Written by `make faults` (tests/faults/): each scenario runs on the real embedded broker "
-        "(Tansu, durable storage), the table service, the projector and (where it says) the "
-        "vision service as separate processes, while dealer terminals play roulette rounds. "
+        "Written by `make faults` (tests/faults/): each scenario runs on the real embedded "
+        "broker (Tansu; in memory, durable for the broker restart), the table service, the "
+        "projector and (where it says) the vision service as separate processes, while dealer "
+        "terminals play roulette rounds. "
         "The fault is injected after about a third of the rounds.",
         "",
         f"- date: {started:%Y-%m-%d %H:%M} UTC (commit {commit()})",

@@ -59,7 +59,11 @@ def test_scenario(scenario: Scenario, tmp_path: Path, fault_results: list[Result
     if scenario.skip:
         fault_results.append(Result.skipped(scenario))
         pytest.skip(scenario.skip)
-    result = asyncio.run(run(scenario, tmp_path))
+    try:
+        result = asyncio.run(run(scenario, tmp_path))
+    except Exception as err:   # still a row of RELIABILITY.md, saying what went wrong
+        fault_results.append(Result(scenario, error=f"{type(err).__name__}: {err}"))
+        raise
     fault_results.append(result)
     assert result.lost == [], result.lost[:10]
     assert result.twice == [], result.twice[:10]
@@ -72,7 +76,8 @@ def test_scenario(scenario: Scenario, tmp_path: Path, fault_results: list[Result
 
 
 async def run(scenario: Scenario, work: Path) -> Result:
-    floor = Floor(work, vision=scenario.vision, hold_minutes=scenario.hold_minutes)
+    floor = Floor(work, vision=scenario.vision, hold_minutes=scenario.hold_minutes,
+                  durable=scenario.durable)
     started = time.monotonic()
     try:
         await asyncio.to_thread(floor.start_broker)
