@@ -79,6 +79,8 @@ async def run(scenario: Scenario, work: Path) -> Result:
     floor = Floor(work, vision=scenario.vision, hold_minutes=scenario.hold_minutes,
                   durable=scenario.durable)
     started = time.monotonic()
+    loads: list[float] = []
+    sampler = asyncio.create_task(sample_load(loads))
     try:
         await asyncio.to_thread(floor.start_broker)
         await floor.start_services()
@@ -108,9 +110,18 @@ async def run(scenario: Scenario, work: Path) -> Result:
             recovery=recovery if healthy else None, lateness=worst_hold_lateness(log),
             unreleased=unreleased_holds(log), resends=terminals.resends,
             letters=dict(Counter(f"{d.service}:{d.code}" for d in log.letters)),
-            seconds=time.monotonic() - started, notes=state.notes)
+            seconds=time.monotonic() - started, notes=state.notes,
+            load=max(loads, default=0.0))
     finally:
+        sampler.cancel()
         await asyncio.to_thread(floor.stop)
+
+
+async def sample_load(loads: list[float], every: float = 5.0) -> None:
+    """The machine's 1-minute load average during the scenario (other work shares the CPUs)."""
+    while True:
+        loads.append(os.getloadavg()[0])
+        await asyncio.sleep(every)
 
 
 async def settle(floor: Floor, scenario: Scenario) -> Log:
