@@ -4,13 +4,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench contracts clean help
+.PHONY: run test lint bench contracts faults clean help
 
 help:
 	@echo "make run    start the embedded broker, every service and the floor simulator"
 	@echo "make test   run the linters, then the whole test suite (starts its own broker)"
 	@echo "make lint   ruff (style, bugs), mypy (types), lint-imports (the layers)"
 	@echo "make bench  run the benchmarks and rewrite BENCHMARKS.md (ONLY=name to run one)"
+	@echo "make faults run every fault scenario on the real broker and rewrite RELIABILITY.md"
 
 # (Re)install when pyproject.toml changes; the stamp keeps a second run fast.
 $(STAMP): pyproject.toml
@@ -37,6 +38,12 @@ PYTEST_WORKERS ?= 2
 
 test: lint
 	$(PY) -m pytest -q -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The fault suite (tests/faults): every scenario, one at a time (each starts a broker and the
+# services as processes, and kills them); `make test` runs only its short scenarios.
+faults: $(STAMP)
+	CASINO_FAULTS=full FAULTS_REPORT=RELIABILITY.md FAULTS_COMMAND="make faults" \
+		$(PY) -m pytest -q -n 0 -m faults tests/faults $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench.run $(ONLY)

@@ -1,6 +1,14 @@
 """Topic registry: every topic's name, partition count, partition key and the types it carries.
 
 Table streams are keyed by table id, so one table's messages stay in one partition, in order.
+
+Every topic has a message size limit chosen for what it carries (`max_message_bytes`: a
+record's key and value). The clients enforce it — the runtime's publish and `casino send`
+refuse a bigger message naming the topic and the limit, and the producers' request size and
+the consumers' fetch sizes are derived from it — and the topics are created with it as the
+broker's `max.message.bytes` (plus the record batch's own overhead). The embedded Tansu 0.6
+broker accepts that setting but does not enforce it (measured: a 12 MB record was stored on a
+topic created with 1,000 bytes), so on it the clients' checks are the limit.
 """
 from __future__ import annotations
 
@@ -29,6 +37,12 @@ from contracts.vision import CHECK_COMMANDS, CHECK_EVENTS, FRAME_EVENTS
 # is published to the dead-letter topic by its source topic instead.
 Keyed = Event | Command | AggregateSnapshot | Checkpoint
 
+KiB = 1024
+MiB = 1024 * KiB
+# What a Kafka record batch adds around one record (batch header, record header, varints):
+# the broker's max.message.bytes limits the batch, the clients' check limits key + value.
+BATCH_OVERHEAD = 1 * KiB
+
 
 @dataclass(frozen=True, eq=False)
 class TopicSpec:
@@ -37,10 +51,16 @@ class TopicSpec:
     key: str                          # what the partition key is
     carries: tuple[type[Message], ...]
     description: str
+    max_message_bytes: int = 64 * KiB  # key + value of one record; see the module docstring
 
     @cached_property
     def type_names(self) -> tuple[str, ...]:
         return tuple(_name(m) for m in self.carries)
+
+    @property
+    def broker_config(self) -> dict[str, str]:
+        """The topic configuration this topic is created with."""
+        return {"max.message.bytes": str(self.max_message_bytes + BATCH_OVERHEAD)}
 
 
 def _name(model: type[Message]) -> str:
@@ -49,28 +69,39 @@ def _name(model: type[Message]) -> str:
 
 TABLE_COMMANDS_TOPIC = TopicSpec(
     "floor.table.commands", 3, "table id", TABLE_COMMANDS,
-    "Requests from dealer terminals and the simulator to table sessions.")
+    "Requests from dealer terminals and the simulator to table sessions.",
+    # a command is an actor, ids and a small payload (about 500 bytes): 64 KiB is far above
+    # any real one and refuses a runaway field where it enters
+    max_message_bytes=64 * KiB)
 TABLE_EVENTS_TOPIC = TopicSpec(
     "floor.table.events", 3, "table id", TABLE_EVENTS + PAYOUT_EVENTS,
     "What happened at each table: rounds, bets, results, settlements, payout holds and "
-    "corrections. The table's log.")
+    "corrections. The table's log.",
+    # one event per bet, round or hold (a PayoutsHeld lists the round's payouts): room to spare
+    max_message_bytes=256 * KiB)
 VISION_FRAMES_TOPIC = TopicSpec(
     "floor.vision.frames", 3, "camera id", FRAME_EVENTS,
-    "Frames stored by the camera gateways, and camera status changes.")
+    "Frames stored by the camera gateways, and camera status changes.",
+    # a frame event names where the image is (the evidence store), never the pixels
+    max_message_bytes=16 * KiB)
 VISION_CHECKS_TOPIC = TopicSpec(
     "floor.vision.checks", 3, "table id (partition_key; the aggregate is the round check)",
     CHECK_EVENTS,
     "What the readers saw and the check of each dealer result against it (payout holds). "
     "Keyed by table id, like the table topics, so a table's owner reads its checks from the "
-    "partition it owns.")
+    "partition it owns.",
+    max_message_bytes=256 * KiB)
 VISION_COMMANDS_TOPIC = TopicSpec(
     "floor.vision.commands", 3, "round check id (the round's correlation id)", CHECK_COMMANDS,
-    "Requests from the surveillance room about round checks: resolving a verification.")
+    "Requests from the surveillance room about round checks: resolving a verification.",
+    max_message_bytes=64 * KiB)
 TABLE_SNAPSHOTS_TOPIC = TopicSpec(
     "floor.table.snapshots", 3, "table id (checkpoints: their partition)",
     (AggregateSnapshot, Checkpoint),
     "Snapshots of the table sessions, one block per partition of floor.table.events, so a "
-    "table service restarts from a recent state. A cache of the log, never a source of truth.")
+    "table service restarts from a recent state. A cache of the log, never a source of truth.",
+    # a table's snapshot keeps up to 100 rounds and 10,000 handled message ids (about 1 MB)
+    max_message_bytes=8 * MiB)
 WHEEL_COMMANDS_TOPIC = TopicSpec(
     "floor.wheel.commands", 3, "wheel serial", WHEEL_COMMANDS,
     "Requests about roulette wheels: registering, mounting at a table, opening, inspecting, "
@@ -94,7 +125,10 @@ IDENTITY_KEYS_TOPIC = TopicSpec(
     "One partition: the order of registrations and revocations is the log's.")
 DEAD_LETTER_TOPIC = TopicSpec(
     "floor.deadletter", 1, "source topic", (DeadLetter,),
-    "Messages a consumer could not use, with the reason and the original bytes.")
+    "Messages a consumer could not use, with the reason and the original bytes.",
+    # DeadLetter.keeping keeps at most KEEP_WHOLE original bytes (as base64, 4/3 of them), a
+    # 4,000-character reason and a 200-character key: 128 KiB always fits one
+    max_message_bytes=128 * KiB)
 
 HEALTH_TOPIC = TopicSpec(
     "floor.health", 1, "service name", (ServiceHealth,),
@@ -129,3 +163,8 @@ def partition_for(key: str, partitions: int) -> int:
 
 def partition_counts() -> dict[str, int]:
     return {t.name: t.partitions for t in TOPICS.values()}
+
+
+def largest_message_bytes() -> int:
+    """The largest message any topic takes (a producer's request size must allow it)."""
+    return max(t.max_message_bytes for t in TOPICS.values())

@@ -5,7 +5,9 @@ Every line is checked against the contracts before anything is sent, and answere
 (one answer per command line, in input order): accepted, with the topic, partition and offset
 the broker acknowledged, or refused, with the line number, the field and the reason. A refused
 line does not stop the others; it makes the exit status 1. Validation is the services' own
-(`contracts`), so a line `casino send` accepts is one the table service can decode.
+(`contracts`), so a line `casino send` accepts is one the table service can decode. A command
+over its topic's message size limit (contracts/topics.py) is refused here, where it enters,
+naming its biggest field and the limit; --max-bytes only bounds how much of a line is read.
 """
 from __future__ import annotations
 
@@ -158,6 +160,34 @@ def validate(number: int, content: bytes, versions: dict[str, int]) -> Command |
         return refused(number, errors[0]["field"], errors[0]["reason"], errors)
 
 
+def over_size_limit(number: int, command: Command) -> Answer | None:
+    """The refusal of a command over its topic's message size limit, naming the biggest field
+    (what to shorten) and the limit; None when it fits."""
+    from contracts.codec import encode
+    from contracts.topics import topic_for
+
+    topic = topic_for(command)
+    size = len(encode(command)) + len(command.key.encode("utf-8"))
+    if size <= topic.max_message_bytes:
+        return None
+    path, field_size = biggest_field(json.loads(encode(command)))
+    return refused(number, path, f"the command is {size} bytes, over the "
+                   f"{topic.max_message_bytes}-byte message limit of {topic.name}; its "
+                   f"biggest field {path} is {field_size} bytes")
+
+
+def biggest_field(value: Any, path: str = "") -> tuple[str, int]:
+    """(dotted path, size in bytes as JSON) of the largest single value inside `value`."""
+    children: list[tuple[str, Any]] = []
+    if isinstance(value, dict):
+        children = [(f"{path}.{k}" if path else str(k), v) for k, v in value.items()]
+    elif isinstance(value, list):
+        children = [(f"{path}.{i}" if path else str(i), v) for i, v in enumerate(value)]
+    if not children:
+        return path or WHOLE_LINE, len(json.dumps(value).encode("utf-8"))
+    return max((biggest_field(v, p) for p, v in children), key=lambda found: found[1])
+
+
 # ----- sending ---------------------------------------------------------------------------------
 
 class Sender:
@@ -272,7 +302,8 @@ def send(source: BinaryIO, bootstrap: str | None, as_json: bool, max_bytes: int,
                 checked = validate(number, content, versions)
                 if not isinstance(checked, Answer) and signer is not None:
                     checked = signer.sign(checked)
-                answer = checked if isinstance(checked, Answer) else sender.send(number, checked)
+                answer = checked if isinstance(checked, Answer) else (
+                    over_size_limit(number, checked) or sender.send(number, checked))
             failures += answer.status != "accepted"
             click.echo(json.dumps(answer.to_dict()) if as_json else answer.text())
     finally:

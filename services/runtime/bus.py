@@ -54,6 +54,26 @@ STUCK_AFTER_FAILURES = 3
 LAG_LIMIT = 10_000
 
 
+class MessageTooLarge(ValueError):
+    """A message over its topic's size limit (contracts/topics.py): it is never sent. Raised by
+    publish before anything of the call is sent; a consumer whose handler produced it
+    dead-letters the message that caused it (the batch's poison path)."""
+
+    def __init__(self, message: Keyed, topic: TopicSpec, size: int) -> None:
+        super().__init__(f"{type_of(message)} for {message.key!r} is {size} bytes, over the "
+                         f"{topic.max_message_bytes}-byte limit of {topic.name}")
+        self.topic, self.size = topic, size
+
+
+def checked_size(message: Keyed, topic: TopicSpec) -> bytes:
+    """The message's bytes; MessageTooLarge when key and value are over `topic`'s limit."""
+    value = encode(message)
+    size = len(value) + len(message.key.encode())
+    if size > topic.max_message_bytes:
+        raise MessageTooLarge(message, topic, size)
+    return value
+
+
 class Rejected(Exception):
     """Raised by a handler for a message it must not apply; the message is dead-lettered."""
 
@@ -102,12 +122,13 @@ class Bus:
         """Publish in order to each message's topic and to the partition of its key, and wait
         for every acknowledgement."""
         send = self._send()
+        signed = [self.signer.sign(m) if self.signer is not None and isinstance(m, Command)
+                  and m.signature is None else m for m in messages]
+        sized = [(m, topic, checked_size(m, topic)) for m in signed
+                 for topic in (topic_for(m),)]   # all checked before any is sent
         pending = []
-        for m in messages:
-            if self.signer is not None and isinstance(m, Command) and m.signature is None:
-                m = self.signer.sign(m)
-            topic = topic_for(m)
-            pending.append(await send(topic.name, encode(m), m.key.encode(),
+        for m, topic, value in sized:
+            pending.append(await send(topic.name, value, m.key.encode(),
                                       partition_for(m.key, topic.partitions)))
         metas = list(await asyncio.gather(*pending))
         self.stats["published"] += len(messages)
@@ -119,8 +140,9 @@ class Bus:
                               partition: int) -> list[RecordMetadata]:
         """Publish records (snapshots) to one chosen partition, in order."""
         send = self._send()
-        pending = [await send(topic.name, encode(r), r.key.encode(), partition)
-                   for r in records]
+        values = [checked_size(r, topic) for r in records]
+        pending = [await send(topic.name, value, r.key.encode(), partition)
+                   for r, value in zip(records, values)]
         return list(await asyncio.gather(*pending))
 
     def reader(self) -> LogReader:
@@ -192,7 +214,7 @@ class Bus:
                                 # broker waits up to these for the old members to rejoin
                                 session_timeout_ms=6_000, rebalance_timeout_ms=3_000,
                                 heartbeat_interval_ms=1_000, decoder=_records_only,
-                                **ownership, **self.settings.consumer_options())
+                                **ownership, **self.settings.consumer_options(topics))
         async def on_batch(batch: KafkaMessage) -> None:
             records = batch.raw_message
             records = records if isinstance(records, (tuple, list)) else (records,)

@@ -10,18 +10,26 @@ CASINO_REQUIRE_SIGNATURES  1: refuse (FORBIDDEN) every command not signed by a r
 CASINO_ROOT_KEY            the root administrator's public key file (default
                            <var>/identity/root.pub, written by `casino keys init`): the one key
                            trusted without a registration; it signs the first registrations.
+
+Message sizes come from the topic registry (contracts/topics.py, `max_message_bytes`): a
+producer's request size allows the largest message of any topic (the bus checks each message
+against its own topic's limit before it is sent), and a consumer fetches up to FETCH_MESSAGES
+messages at its topics' limit per partition.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from contracts.topics import BATCH_OVERHEAD, TopicSpec, largest_message_bytes
 from services.runtime.kafka_config import KafkaConfig, kafka_config
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
+FETCH_MESSAGES = 16   # messages at the limit that one partition's fetch has room for
 
 
 @dataclass(frozen=True)
@@ -52,10 +60,18 @@ class Settings:
 
     def producer_options(self) -> dict[str, Any]:
         # linger: batch what a handler publishes together (a round settles as one batch)
-        return {**self.kafka.producer_options(), "linger_ms": 5}
+        return {**self.kafka.producer_options(), "linger_ms": 5,
+                "max_request_size": largest_message_bytes() + BATCH_OVERHEAD}
 
-    def consumer_options(self) -> dict[str, Any]:
-        return self.kafka.consumer_options()
+    def consumer_options(self, topics: Sequence[TopicSpec] = ()) -> dict[str, Any]:
+        """Options of a consumer of `topics`: its fetches have room for FETCH_MESSAGES of
+        their largest messages per partition. (Kafka returns a first batch over the limit
+        anyway, and Tansu 0.6 whole batches, so a rogue bigger record still arrives.)"""
+        options = self.kafka.consumer_options()
+        if topics:
+            largest = max(t.max_message_bytes for t in topics) + BATCH_OVERHEAD
+            options["max_partition_fetch_bytes"] = FETCH_MESSAGES * largest
+        return options
 
     def broker_options(self) -> dict[str, Any]:
         """TLS and SASL for the FastStream broker (services/runtime/kafka_config.py)."""
