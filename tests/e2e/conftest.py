@@ -21,7 +21,8 @@ from services.runtime.key_admin import setup_floor_keys
 from services.runtime.settings import Settings
 
 UNSIGNED_MODULES = {"test_casino_send", "test_dead_letters", "test_poison", "test_oversized",
-                    "test_vision_checks", "test_hold_expiry", "test_devices", "test_forks"}
+                    "test_vision_checks", "test_hold_expiry", "test_devices", "test_forks",
+                    "test_oversized_event"}
 
 
 @pytest.fixture(scope="module")

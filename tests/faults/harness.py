@@ -27,7 +27,7 @@ from deploy.local.admin import ensure_topics
 from deploy.local.broker import EmbeddedBroker, free_port
 from services.runtime.settings import Settings
 from services.simulator.app import simulator_bus
-from services.simulator.cameras import WheelCameras
+from services.simulator.cameras import Cameras
 from services.simulator.floor import make_tables, open_table, round_commands, seat_players
 
 REPO = Path(__file__).resolve().parents[2]
@@ -110,7 +110,7 @@ class Terminals:
     rounds: int
     rate: float
     seed: int
-    cameras: WheelCameras | None
+    cameras: Cameras | None
     sent_rounds: int = 0
     resends: int = 0
     done: bool = False
@@ -236,7 +236,7 @@ class Floor:
         return old
 
     def terminals(self, *, tables: int, rounds: int, rate: float, seed: int) -> Terminals:
-        cameras = (WheelCameras(self.work / "frames", dealer_error_rate=0.3,
+        cameras = (Cameras(self.work / "frames", dealer_error_rate=0.3,
                                 no_decision_rate=0.0) if self.vision else None)
         return Terminals(self.settings, tables, rounds, rate, seed, cameras)
 
