@@ -135,16 +135,16 @@ class AggregateStore(Generic[A]):
         if new:
             self._after_owning(new)
 
-    async def own_also(self, partitions: set[int]) -> None:
-        """Records of `partitions` are about to be handled: load any not owned yet. aiokafka
-        may hand over a new partition's records before the rebalance listener has run (it
-        assigns, then fetches, then awaits the listener), and a command for a table not yet
-        loaded would be refused as never opened (seen in tests/e2e/test_two_table_services)."""
-        missing = partitions - self.owned
-        if missing:
-            log.info("records before the assignment callback: loading their partitions first",
-                     extra={"partitions": sorted(missing)})
-            await self.own(self.owned | missing)
+    async def adopt(self, partitions: set[int]) -> None:
+        """Inside a unit of work (the lock held): own `partitions` too, loading them. For
+        partitions the consumer already reads whose rebalance callback has not run yet
+        (aiokafka fetches for a new assignment before it awaits the listener); the callback
+        then finds them loaded."""
+        new = partitions - self.owned
+        if new:
+            self.owned |= new
+            await self._load(new)
+            self._after_owning(new)
 
     def _after_owning(self, partitions: set[int]) -> None:
         """Start the on_owned hooks; not awaited here, so a rebalance is never held up."""

@@ -145,7 +145,13 @@ def unreleased_holds(log: Log) -> set[str]:
 
 
 def expected_figures(log: Log) -> dict[str, dict]:
-    return figures_from_events(log.applied_events())
+    """The figures of the events the projector may apply; a table is reliable when no
+    sequence of its log, quarantined copies included, carries two different events."""
+    figures = figures_from_events(log.applied_events())
+    every = figures_from_events([m for _, m in log.events if isinstance(m, Event)])
+    for table_id, f in figures.items():
+        f["reliable"] = every.get(table_id, f)["reliable"]
+    return figures
 
 
 def report_tables(db: Path) -> dict[str, dict]:

@@ -3,27 +3,33 @@ whose terminals are playing. The runner (test_faults.py) starts the floor, lets 
 `at` of its rounds, injects the fault, then checks what checks.py says must hold.
 
 To add a scenario, write an `inject` coroutine and register a Scenario in SCENARIOS. A scenario
-with `skip` set is listed and reported as skipped with that reason: the placeholders of faults
-this branch cannot yet produce are never faked.
+with `skip` set is listed and reported as skipped with that reason: a fault the floor cannot
+yet produce is never faked.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from kafka import KafkaProducer
 
 from contracts import encode
 from contracts.deadletter import DeadLetter
 from contracts.envelope import Actor
+from contracts.identity import sign_command
 from contracts.payouts import PayoutsHeld
 from contracts.table import (
     CloseTable,
+    CommandRejected,
     OpenTable,
+    TableClosed,
     TableClosedData,
     TableOpenedData,
 )
@@ -260,6 +266,60 @@ def verify_poison(run: Run, log: Log) -> None:
     # bets by table: either way its partition moved on (checks: the report equals the log)
 
 
+# ----- forged actor and tampered history -----------------------------------------------------
+
+async def forged_actor(run: Run) -> None:
+    """An attacker with access to the commands topic closes a playing table in a pit manager's
+    name, signing with a key of their own that no administrator ever registered."""
+    attacker = Ed25519PrivateKey.generate()
+    command = sign_command(CloseTable(target_id="RUL-01", issued_by="attacker", actor=PIT,
+                                      payload=TableClosedData(reason="forged")), attacker)
+    producer = KafkaProducer(bootstrap_servers=run.floor.broker.bootstrap)
+    run.fault()
+    producer.send(TABLE_COMMANDS_TOPIC.name, key=b"RUL-01", value=encode(command)).get(30)
+    producer.close()
+    run.injected["forged"] = command.command_id
+
+
+def verify_forged_actor(run: Run, log: Log) -> None:
+    forged = run.injected["forged"]
+    refusals = [m for _, m in log.events if isinstance(m, CommandRejected)
+                and m.payload.command_id == forged]
+    assert [(r.payload.code, r.payload.field) for r in refusals] == [("FORBIDDEN", "signature")]
+    assert not any(isinstance(m, TableClosed) and m.aggregate_id == "RUL-01"
+                   for _, m in log.events), "a forged command closed the table"
+
+
+async def tampered_event(run: Run) -> None:
+    """A settled bet's payout rewritten on the events topic after it was written (its hash
+    left as it was): a copy at the same sequence with other content."""
+    bootstrap = run.floor.broker.bootstrap
+    records = await read_all(bootstrap, TABLE_EVENTS_TOPIC.name)
+    record = next(r for r in reversed(records) if b'"BetSettled"' in r.value)
+    body = json.loads(record.value)
+    body["payload"]["paid"]["amount"] += 100_000
+    producer = KafkaProducer(bootstrap_servers=bootstrap, max_request_size=1 << 20)
+    run.fault()
+    producer.send(TABLE_EVENTS_TOPIC.name, key=record.key, value=json.dumps(body).encode(),
+                  partition=record.partition).get(30)
+    producer.close()
+    run.injected["tampered"] = (body["aggregate_id"], body["sequence"])
+
+
+def verify_tampered_event(run: Run, log: Log) -> None:
+    table, sequence = run.injected["tampered"]
+    quarantined = [d for d in log.letters if d.source_topic == TABLE_EVENTS_TOPIC.name
+                   and d.code in ("fork", "broken_chain")]
+    assert quarantined, "the rewritten event was not quarantined"
+    verify = subprocess.run([sys.executable, "-m", "services.cli.main", "audit", "verify",
+                             "--table", table, "--json", "--bootstrap",
+                             run.floor.broker.bootstrap], capture_output=True, text=True,
+                            timeout=300)
+    assert verify.returncode == 1, verify.stdout[-2000:] + verify.stderr[-2000:]
+    run.notes.append(f"rewritten {table} #{sequence}: quarantined as "
+                     f"{quarantined[0].code}, `casino audit verify` exit 1")
+
+
 # ----- the registry ---------------------------------------------------------------------------
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
@@ -290,10 +350,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
              f"payouts are held (1-minute house hold), restarted {HOLD_OUTAGE:.0f} s later",
              kill_with_open_holds("vision"), vision=True, rounds=30,
              hold_minutes=HOLD_MINUTES),
-    Scenario("forged actor", "a command signed with a key that is not the actor's",
-             skip="placeholder: needs signed commands (issue 12, 'Authenticated actors'), "
-                  "not on this branch"),
-    Scenario("tampered event", "an event rewritten on the log after it was written",
-             skip="placeholder: needs the events' hash chain (issue 12, 'A tamper-evident "
-                  "log'), not on this branch"),
+    Scenario("forged actor", "CloseTable of a playing table in a pit manager's name, signed "
+             "with the attacker's own (never registered) key", forged_actor,
+             verify_forged_actor),
+    Scenario("tampered event", "a settled bet's payout rewritten on the events topic after it "
+             "was written", tampered_event, verify_tampered_event),
 )}
