@@ -16,7 +16,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -44,6 +44,7 @@ class RotorReading:
     boundaries: int          # how many red/black boundaries the warp was fitted to
     residual: float          # their RMS disagreement with the fitted model, degrees
     unseen: tuple[int, ...] = ()  # boundaries k|k+1 not found or not agreeing with the rest
+    sectors_off: int = 0     # 30-degree sectors whose own phase disagrees with the fitted bend
 
     def longest_unseen_run(self) -> tuple[int, int]:
         """(length, first k) of the longest run of consecutive unseen red/black boundaries,
@@ -233,7 +234,7 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
 
 
 SECTORS = 12                     # local phase measured per 30 degrees ...
-SHIFTS = np.arange(-14, 15)      # ... over +-7 degrees (in 0.5 degree bins)
+SHIFTS = np.arange(-19, 20)      # ... over +-9.5 degrees (in 0.5 degree bins)
 
 
 def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
@@ -277,4 +278,16 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
         return None
     coef, residual, kept = fitted
     unseen = tuple(k for k in range(layout.n) if k not in kept)
-    return RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
+    reading = RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
+    return replace(reading, sectors_off=_sectors_off(reading, centres, shift))
+
+
+def _sectors_off(rotor: RotorReading, centres: np.ndarray, shift: np.ndarray) -> int:
+    """How many sectors' own phase (`local_shifts`) is further than a quarter pocket from the
+    fitted bend. Red/black repeat every two pockets, so a bend beyond what the model can
+    follow (a strongly tilted or distorted camera) can lock boundaries onto the pattern two
+    pockets away: the fit still looks tidy, but whole sectors then disagree with it."""
+    seen = np.rad2deg(centres + shift)
+    model = rotor.bend(seen, RING_R)
+    diff = np.abs(((np.rad2deg(shift) - model + 180) % 360) - 180)
+    return int((diff > rotor.layout.pitch / 4).sum())
