@@ -123,8 +123,11 @@ def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
 
 
 def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
-    """Outer radius of the band of fastest colour alternation around `centre` (pixels)."""
-    rs = np.arange(16, 240, 3.0, dtype=np.float32)
+    """Outer radius of the band of fastest colour alternation around `centre` (pixels).
+    Searched out to 62.5 % of the frame's smaller side (a rotor may reach 60 %, ROTOR_SIZE),
+    in steps of 1/160 of it: a fixed 240 px missed the rotor of a close 1280x720 camera."""
+    step = min(img.shape[:2]) / 160.0
+    rs = np.arange(16 / 3, 100, 1.0, dtype=np.float32) * step
     mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
     half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
