@@ -132,7 +132,9 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
     half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
     prof = np.partition(e, [half, half + 1], axis=0)[half:half + 2].mean(0)
-    k = int(np.argmax(prof))
+    # the ring of the smallest rotor allowed starts at ~0.84 x 12 % of the side: nearer the
+    # centre, a turret's arms over a dark cone can alternate as fast (and then win)
+    k = int(np.argmax(np.where(rs >= 0.09 * min(img.shape[:2]), prof, -np.inf)))
     if prof[k] <= 0:
         return None
     j = k
