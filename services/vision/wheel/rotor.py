@@ -258,14 +258,42 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     return centres, shift
 
 
+def unwrap_shifts(shift: np.ndarray, zero: float, layout: WheelLayout) -> np.ndarray:
+    """Sector shifts made continuous around the wheel. Red/black repeat every two pockets,
+    so a sector's own phase is only known modulo that; the bend is smooth, so going round
+    from the zero's sector (the one the green pockets fix absolutely), each sector takes the
+    value nearest its neighbour's. A strongly tilted camera bends directions by more than a
+    pocket, which the +-half-period search alone folds onto the wrong side."""
+    first = int(np.radians(zero) // (2 * np.pi / SECTORS)) % SECTORS
+    rolled = np.roll(shift, -first)
+    return np.roll(np.unwrap(rolled, period=np.radians(2 * layout.pitch)), first)
+
+
 def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReading | None:
     """The rotor's orientation and bend, or None when too few boundaries are visible.
     The bend is first measured sector by sector from the colour pattern, then every
     red/black boundary is located close to where that draft puts it, and the bend refitted
-    to them (see module doc)."""
+    to them (see module doc). When some sectors disagree with the result, the sector shifts
+    are unwrapped around the wheel (`unwrap_shifts`) and that reading kept if it agrees
+    better: a single misread sector must not be propagated, a large bend must be followed."""
     red, green = ring_signals(img, ell)
     zero, score, margin = phase(red, green, layout)
     centres, shift = local_shifts(red, green, zero, layout)
+    first = _bend_from(red, zero, score, margin, centres, shift, layout)
+    if first is not None and first.sectors_off == 0:
+        return first
+    unwrapped = unwrap_shifts(shift, zero, layout)
+    if np.allclose(unwrapped, shift):
+        return first
+    second = _bend_from(red, zero, score, margin, centres, unwrapped, layout)
+    if second is None or (first is not None and first.sectors_off <= second.sectors_off):
+        return first
+    return second
+
+
+def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
+               centres: np.ndarray, shift: np.ndarray, layout: WheelLayout
+               ) -> RotorReading | None:
     draft = robust_fit(centres + shift, shift, (0.06, 0.04), 6)
     if draft is None:
         return None
