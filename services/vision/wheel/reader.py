@@ -39,10 +39,10 @@ ROTOR_MARGIN_MIN = 0.1      # wrong zeros (a hand over the zero) measured <= 0.0
 BOUNDARIES_MIN = 20
 WARP_RESIDUAL_MAX = 0.8      # degrees
 EDGE_AGREEMENT_MIN = 0.75    # fraction of directions that agree on the rotor's edge
-# Sectors (of 12) whose own phase is > 1/4 pocket off the fitted bend. Tuning frames and the
-# same frames seen by a camera turned 8-14 degrees more (and/or scaled 1.5x to 1280x720):
-# 653 of 676 correct readings at 0, all but 2 at <= 3; the 3 wrong ones (two pockets off,
-# boundaries locked onto the red/black pattern two pockets away) at 4.
+# Sectors (of 12) whose own phase is > 1/4 pocket off the fitted bend. On 526 correct
+# readings of foreign-renderer tuning frames (as rendered, seen by a camera turned 8-14
+# degrees more, scaled 1.5x to 1280x720, both): 515 at 0, all but 2 at <= 3; the wrong ones
+# (one or two pockets off: boundaries locked onto the red/black pattern) at 4.
 SECTORS_OFF_MAX = 3
 # What a ball at rest looks like in a strip (areas in ball areas, contrast in noise units)
 BALL_AREA = (0.45, 1.7)
