@@ -123,13 +123,18 @@ def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
 
 
 def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
-    """Outer radius of the band of fastest colour alternation around `centre` (pixels)."""
-    rs = np.arange(16, 240, 3.0, dtype=np.float32)
+    """Outer radius of the band of fastest colour alternation around `centre` (pixels).
+    Searched out to 62.5 % of the frame's smaller side (a rotor may reach 60 %, ROTOR_SIZE),
+    in steps of 1/160 of it: a fixed 240 px missed the rotor of a close 1280x720 camera."""
+    step = min(img.shape[:2]) / 160.0
+    rs = np.arange(16 / 3, 100, 1.0, dtype=np.float32) * step
     mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
     half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
     prof = np.partition(e, [half, half + 1], axis=0)[half:half + 2].mean(0)
-    k = int(np.argmax(prof))
+    # the ring of the smallest rotor allowed starts at ~0.84 x 12 % of the side: nearer the
+    # centre, a turret's arms over a dark cone can alternate as fast (and then win)
+    k = int(np.argmax(np.where(rs >= 0.09 * min(img.shape[:2]), prof, -np.inf)))
     if prof[k] <= 0:
         return None
     j = k

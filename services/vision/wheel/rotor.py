@@ -16,7 +16,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -44,6 +44,7 @@ class RotorReading:
     boundaries: int          # how many red/black boundaries the warp was fitted to
     residual: float          # their RMS disagreement with the fitted model, degrees
     unseen: tuple[int, ...] = ()  # boundaries k|k+1 not found or not agreeing with the rest
+    sectors_off: int = 0     # 30-degree sectors whose own phase disagrees with the fitted bend
 
     def longest_unseen_run(self) -> tuple[int, int]:
         """(length, first k) of the longest run of consecutive unseen red/black boundaries,
@@ -93,6 +94,24 @@ class RotorReading:
         for _ in range(3):
             theta = base + self.bend(theta, r)
         return theta % 360
+
+    def centre_shift(self) -> tuple[float, float]:
+        """Where the wheel's true centre is seen, in the rectified plane (rotor radii): the
+        bend's 1/r first harmonic is that shift seen sideways, bend = (t x u) / r."""
+        c1, s1 = float(self.warp[1]), float(self.warp[2])
+        return -s1 * RING_R, c1 * RING_R
+
+    def radius_grid(self, theta_deg: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Rectified-plane radius of the true radius `rows` (one per grid row) in directions
+        `theta_deg` (a rows x columns grid). The rectification maps the rotor's edge (r = 1)
+        onto the unit circle, but a tilted camera sees the inner circles shifted toward the
+        true centre's image t, by (1 - r^2) (t . u) to first order (a projective map of the
+        disc onto itself); 0.05 rotor radii at r = 0.75 on a 25-degree camera, more than a
+        ball's radius. Without it the pocket ring's edges smear and the ball's radius is off."""
+        tx, ty = self.centre_shift()
+        t = np.deg2rad(theta_deg).astype(np.float32)
+        rr = np.asarray(rows, dtype=np.float32)[:, None]
+        return rr + (1 - rr * rr) * (tx * np.cos(t) + ty * np.sin(t))
 
     def angle_grid(self, k: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """`angle_of` for every (row radius, position k): a rows x len(k) grid (degrees, not
@@ -215,7 +234,7 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
 
 
 SECTORS = 12                     # local phase measured per 30 degrees ...
-SHIFTS = np.arange(-14, 15)      # ... over +-7 degrees (in 0.5 degree bins)
+SHIFTS = np.arange(-19, 20)      # ... over +-9.5 degrees (in 0.5 degree bins)
 
 
 def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
@@ -239,14 +258,42 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     return centres, shift
 
 
+def unwrap_shifts(shift: np.ndarray, zero: float, layout: WheelLayout) -> np.ndarray:
+    """Sector shifts made continuous around the wheel. Red/black repeat every two pockets,
+    so a sector's own phase is only known modulo that; the bend is smooth, so going round
+    from the zero's sector (the one the green pockets fix absolutely), each sector takes the
+    value nearest its neighbour's. A strongly tilted camera bends directions by more than a
+    pocket, which the +-half-period search alone folds onto the wrong side."""
+    first = int(np.radians(zero) // (2 * np.pi / SECTORS)) % SECTORS
+    rolled = np.roll(shift, -first)
+    return np.roll(np.unwrap(rolled, period=np.radians(2 * layout.pitch)), first)
+
+
 def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReading | None:
     """The rotor's orientation and bend, or None when too few boundaries are visible.
     The bend is first measured sector by sector from the colour pattern, then every
     red/black boundary is located close to where that draft puts it, and the bend refitted
-    to them (see module doc)."""
+    to them (see module doc). When some sectors disagree with the result, the sector shifts
+    are unwrapped around the wheel (`unwrap_shifts`) and that reading kept if it agrees
+    better: a single misread sector must not be propagated, a large bend must be followed."""
     red, green = ring_signals(img, ell)
     zero, score, margin = phase(red, green, layout)
     centres, shift = local_shifts(red, green, zero, layout)
+    first = _bend_from(red, zero, score, margin, centres, shift, layout)
+    if first is not None and first.sectors_off == 0:
+        return first
+    unwrapped = unwrap_shifts(shift, zero, layout)
+    if np.allclose(unwrapped, shift):
+        return first
+    second = _bend_from(red, zero, score, margin, centres, unwrapped, layout)
+    if second is None or (first is not None and first.sectors_off <= second.sectors_off):
+        return first
+    return second
+
+
+def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
+               centres: np.ndarray, shift: np.ndarray, layout: WheelLayout
+               ) -> RotorReading | None:
     draft = robust_fit(centres + shift, shift, (0.06, 0.04), 6)
     if draft is None:
         return None
@@ -259,4 +306,16 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
         return None
     coef, residual, kept = fitted
     unseen = tuple(k for k in range(layout.n) if k not in kept)
-    return RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
+    reading = RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
+    return replace(reading, sectors_off=_sectors_off(reading, centres, shift))
+
+
+def _sectors_off(rotor: RotorReading, centres: np.ndarray, shift: np.ndarray) -> int:
+    """How many sectors' own phase (`local_shifts`) is further than a quarter pocket from the
+    fitted bend. Red/black repeat every two pockets, so a bend beyond what the model can
+    follow (a strongly tilted or distorted camera) can lock boundaries onto the pattern two
+    pockets away: the fit still looks tidy, but whole sectors then disagree with it."""
+    seen = np.rad2deg(centres + shift)
+    model = rotor.bend(seen, RING_R)
+    diff = np.abs(((np.rad2deg(shift) - model + 180) % 360) - 180)
+    return int((diff > rotor.layout.pitch / 4).sum())

@@ -103,16 +103,16 @@ def _sample(frame: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
 def pocket_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     n = rotor.layout.n
     pos = (np.arange(n * PER_POCKET) + 0.5) / PER_POCKET - 0.5
-    r = np.repeat(POCKET_ROWS[:, None], len(pos), 1)
     theta = rotor.angle_grid(pos, POCKET_ROWS)
+    r = rotor.radius_grid(theta, POCKET_ROWS)
     vals, mx, my = _sample(frame, ell, theta, r)
     return _strip(vals, n, n, POCKET_ROWS, pos, mx, my, radial_slack=False)
 
 
 def bowl_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     deg = (np.arange(BOWL_COLS) + 0.5) * 360.0 / BOWL_COLS
-    r = np.repeat(BOWL_ROWS[:, None], BOWL_COLS, 1)
     theta = rotor.angle_grid(deg / rotor.layout.pitch, BOWL_ROWS)
+    r = rotor.radius_grid(theta, BOWL_ROWS)
     vals, mx, my = _sample(frame, ell, theta, r)
     return _strip(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS, BOWL_ROWS, deg, mx, my, radial_slack=True)
 
