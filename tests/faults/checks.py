@@ -145,12 +145,13 @@ def unreleased_holds(log: Log) -> set[str]:
 
 
 def expected_figures(log: Log) -> dict[str, dict]:
-    """The figures of the events the projector may apply; a table is reliable when no
-    sequence of its log, quarantined copies included, carries two different events."""
+    """The figures of the events the projector may apply; a table is not reliable while its
+    log holds a quarantined copy (a dead letter `fork` or `broken_chain`), as the report says."""
     figures = figures_from_events(log.applied_events())
-    every = figures_from_events([m for _, m in log.events if isinstance(m, Event)])
+    forked = {d.key for d in log.letters if d.source_topic == TABLE_EVENTS_TOPIC.name
+              and d.code in ("fork", "broken_chain")}
     for table_id, f in figures.items():
-        f["reliable"] = every.get(table_id, f)["reliable"]
+        f["reliable"] = f["reliable"] and table_id not in forked
     return figures
 
 
