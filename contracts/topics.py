@@ -42,6 +42,7 @@ MiB = 1024 * KiB
 # What a Kafka record batch adds around one record (batch header, record header, varints):
 # the broker's max.message.bytes limits the batch, the clients' check limits key + value.
 BATCH_OVERHEAD = 1 * KiB
+DAY_MS = 24 * 60 * 60 * 1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +53,9 @@ class TopicSpec:
     carries: tuple[type[Message], ...]
     description: str
     max_message_bytes: int = 64 * KiB  # key + value of one record; see the module docstring
+    # How long the broker keeps a record; None keeps the broker's default. Logs that are a
+    # source of truth (commands, events, keys, audit) are never given one.
+    retention_ms: int | None = None
 
     @cached_property
     def type_names(self) -> tuple[str, ...]:
@@ -60,7 +64,10 @@ class TopicSpec:
     @property
     def broker_config(self) -> dict[str, str]:
         """The topic configuration this topic is created with."""
-        return {"max.message.bytes": str(self.max_message_bytes + BATCH_OVERHEAD)}
+        config = {"max.message.bytes": str(self.max_message_bytes + BATCH_OVERHEAD)}
+        if self.retention_ms is not None:
+            config["retention.ms"] = str(self.retention_ms)
+        return config
 
 
 def _name(model: type[Message]) -> str:
@@ -133,7 +140,10 @@ DEAD_LETTER_TOPIC = TopicSpec(
 HEALTH_TOPIC = TopicSpec(
     "floor.health", 1, "service name", (ServiceHealth,),
     "Every service instance's periodic health report (stuck or lagging consumers), for the "
-    "floor dashboard; only the latest per instance matters.")
+    "floor dashboard; only the latest per instance matters.",
+    # a report every few seconds per instance would grow without end; a day covers any
+    # stale-instance question the dashboard asks (it shows the latest report per instance)
+    retention_ms=DAY_MS)
 AUDIT_TOPIC = TopicSpec(
     "floor.audit", 1, "table id", AUDIT_EVENTS,
     "Supervisors' resolutions of forked or broken event streams (StreamForkResolved).")

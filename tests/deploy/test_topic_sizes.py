@@ -14,8 +14,18 @@ from deploy.local.admin import ensure_topics, topic_configs
 
 
 def test_the_registry_topics_are_configured_with_their_size_limit() -> None:
-    assert topic_configs([*TOPICS, "not.ours"]) == {
-        name: {"max.message.bytes": str(t.max_message_bytes + 1024)} for name, t in TOPICS.items()}
+    configs = topic_configs([*TOPICS, "not.ours"])
+    assert set(configs) == set(TOPICS)
+    for name, t in TOPICS.items():
+        assert configs[name]["max.message.bytes"] == str(t.max_message_bytes + 1024)
+
+
+def test_only_the_health_reports_expire() -> None:
+    """The logs the floor is rebuilt from keep the broker's default retention (set for the
+    cluster: forever for an audited floor); the health reports are kept a day."""
+    configs = topic_configs(list(TOPICS))
+    expiring = {name: c["retention.ms"] for name, c in configs.items() if "retention.ms" in c}
+    assert expiring == {"floor.health": str(24 * 60 * 60 * 1000)}
 
 
 def test_new_topics_are_created_with_their_configuration(
