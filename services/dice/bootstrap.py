@@ -19,15 +19,10 @@ def status_row(dice: DiceSet) -> dict[str, Any]:
 
 
 DICE_SERVICE = DeviceService(
-    service=handlers.SERVICE, device=DiceSet, aggregate_type="dice_set",
-    commands=DICE_COMMANDS_TOPIC, events=DICE_EVENTS_TOPIC,
-    command_handlers=handlers.COMMAND_HANDLERS, accepted=RollAccepted,
-    forward=handlers.forward_roll, status_key="dice_sets", status_row=status_row,
+    device=DiceSet, aggregate_type="dice_set", commands=DICE_COMMANDS_TOPIC,
+    events=DICE_EVENTS_TOPIC, command_handlers=handlers.COMMAND_HANDLERS, accepted=RollAccepted,
+    forward=handlers.forward_roll, result=("roll", "RecordRoll"), status=("dice_sets", status_row),
     judges="Dice commands: sets issued, inspected, chosen, incidents, changes and every roll, "
-           "void or valid (domain.md §4.3, §4.4).",
-    forwards="Accepted rolls, forwarded to their table as RecordRoll.",
-    forwarding="The service also reads it back to forward accepted rolls to their tables as "
-               "RecordRoll.",
-    to_tables="RecordRoll for each valid roll (actor role device).")
+           "void or valid (domain.md §4.3, §4.4).")
 build = DICE_SERVICE.build
 main = DICE_SERVICE.main  # runs the dice service until stopped

@@ -58,23 +58,20 @@ def forward_to_table(to_table: Callable[[A], Command]) -> Forwarder:
 
 @dataclass(frozen=True)
 class DeviceService(Generic[D]):
-    service: str                       # its name, consumer group and key: "wheel-service"
-    device: type[D]
+    device: type[D]                    # its PRODUCER names the service, group and key
     aggregate_type: str
     commands: TopicSpec
     events: TopicSpec
     command_handlers: dict[type[Message], Handler]
     accepted: type[Event]              # the event forwarded (SpinAccepted, RollAccepted)
     forward: Forwarder
-    status_key: str                    # "wheels", "dice_sets" in /status
-    status_row: Callable[[D], dict[str, Any]]
-    # For the AsyncAPI document: what the command consumer does, what is forwarded (its
-    # consumer and its publisher on the events topic), what is published to the tables.
-    judges: str
-    forwards: str
-    forwarding: str
-    to_tables: str
+    result: tuple[str, str]            # ("spin", "RecordSpin"): a result, the table's command
+    status: tuple[str, Callable[[D], dict[str, Any]]]   # "wheels": one row per device
+    judges: str                        # what the command consumer does (AsyncAPI document)
 
+    @property
+    def service(self) -> str:
+        return self.device.PRODUCER
 
     def build(self, settings: Settings) -> Service:
         """The device service's composition root."""
@@ -83,19 +80,24 @@ class DeviceService(Generic[D]):
                                events=self.events, bus=bus)
         bus.consume([self.commands], self.service, self.command_handlers,
                     context=store.unit_of_work, owner=store, description=self.judges)
+        noun, command = self.result
         bus.consume([self.events], f"{self.service}.forward",
-                    bind({self.accepted: self.forward}, bus), description=self.forwards)
+                    bind({self.accepted: self.forward}, bus),
+                    description=f"Accepted {noun}s, forwarded to their table as {command}.")
         # The service reads its own log back to forward (above); AsyncAPI keeps one channel
         # per service and topic, so this publisher's description says both.
-        bus.declare_publisher(self.events, f"{self.events.description} {self.forwarding}")
-        bus.declare_publisher(TABLE_COMMANDS_TOPIC, self.to_tables)
-        return Service(bus, status=lambda: self.status(bus, store))
+        bus.declare_publisher(self.events, f"{self.events.description} The service also "
+                              f"reads it back to forward accepted {noun}s to their tables as "
+                              f"{command}.")
+        bus.declare_publisher(TABLE_COMMANDS_TOPIC,
+                              f"{command} for each valid {noun} (actor role device).")
+        return Service(bus, status=lambda: self.status_of(bus, store))
 
-    def status(self, bus: Bus, store: AggregateStore[D]) -> dict[str, Any]:
+    def status_of(self, bus: Bus, store: AggregateStore[D]) -> dict[str, Any]:
+        key, row = self.status
         return {**bus.status(), "partitions": sorted(store.owned), "broken": store.broken,
-                self.status_key: {sid: {"version": d.version, **self.status_row(d),
-                                        "open_alerts": sorted(d.open_tests())}
-                                  for sid, d in sorted(store.aggregates.items())}}
+                key: {sid: {"version": d.version, **row(d), "open_alerts": sorted(d.open_tests())}
+                      for sid, d in sorted(store.aggregates.items())}}
 
     async def main(self, settings: Settings, *, status_port: int = 0,
                    stop: asyncio.Event | None = None,

@@ -18,16 +18,10 @@ def status_row(wheel: Wheel) -> dict[str, Any]:
 
 
 WHEEL_SERVICE = DeviceService(
-    service=handlers.SERVICE, device=Wheel, aggregate_type="wheel",
-    commands=WHEEL_COMMANDS_TOPIC, events=WHEEL_EVENTS_TOPIC,
-    command_handlers=handlers.COMMAND_HANDLERS, accepted=SpinAccepted,
-    forward=handlers.forward_spin, status_key="wheels", status_row=status_row,
+    device=Wheel, aggregate_type="wheel", commands=WHEEL_COMMANDS_TOPIC,
+    events=WHEEL_EVENTS_TOPIC, command_handlers=handlers.COMMAND_HANDLERS, accepted=SpinAccepted,
+    forward=handlers.forward_spin, result=("spin", "RecordSpin"), status=("wheels", status_row),
     judges="Wheel commands: inventory, sessions, inspections, seals and every spin, judged "
-           "against the profile's no-spin rules (domain.md §5.5).",
-    forwards="Accepted spins, forwarded to their table as RecordSpin.",
-    forwarding="The service also reads it back to forward accepted spins to their tables as "
-               "RecordSpin.",
-    to_tables="RecordSpin for each valid spin (actor role device).")
-
+           "against the profile's no-spin rules (domain.md §5.5).")
 build = WHEEL_SERVICE.build
 main = WHEEL_SERVICE.main  # runs the wheel service until stopped
