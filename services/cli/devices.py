@@ -10,14 +10,13 @@ from typing import Any
 import click
 
 from contracts.topics import DICE_EVENTS_TOPIC, WHEEL_EVENTS_TOPIC
-from services.dice.domain import Alert as DiceAlert
 from services.dice.domain import DiceSet
+from services.runtime.device import Alert
 from services.runtime.store import AggregateStore
-from services.wheel.domain import Alert as WheelAlert
 from services.wheel.domain import Wheel
 
 
-def _alerts(alerts: dict[str, WheelAlert] | dict[str, DiceAlert]) -> dict[str, list[dict]]:
+def _alerts(alerts: dict[str, Alert]) -> dict[str, list[dict]]:
     rows = [vars(a).copy() for a in alerts.values()]
     return {"open_alerts": [r for r in rows if r["acknowledged_by"] is None],
             "acknowledged_alerts": [r for r in rows if r["acknowledged_by"] is not None]}

@@ -12,15 +12,12 @@ decides no bet and the same shooter throws again (nothing is forwarded).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import singledispatchmethod
 from typing import ClassVar
 
 from contracts.devices import (
     AcknowledgeDiceAlert,
-    AlertAcknowledgedData,
     ChooseDice,
-    DeviceCommandRejectedData,
     DiceAlertAcknowledged,
     DiceAlertRaised,
     DiceChosen,
@@ -34,7 +31,6 @@ from contracts.devices import (
     DieIncidentReported,
     InspectDice,
     IssueDiceSet,
-    OutcomeAlertRaisedData,
     RecordDiceRoll,
     ReportDieFound,
     ReportDieIncident,
@@ -46,29 +42,24 @@ from contracts.devices import (
     WithdrawReason,
 )
 from contracts.envelope import Command, Event
-from contracts.permissions import authorize
-from services.dice.stats import DiceStats, Finding
+from services.dice.stats import DiceStats
 from services.dice.validity import CAUSES
-from services.runtime.aggregate import Aggregate
+from services.runtime.device import Device
 
 LOST_DIE_RULE = "domain.md §4.3 item 7 (seed 000 §3.1.5): the lost die was not found"
 DAMAGED_RULE = "domain.md §4.1: a set of 5 or 6 dice «en perfecto estado» (seed 000 §3.1.4.1)"
 CHANGE_RULE = "domain.md §4.3 item 10 «cambio de dados» (seed 000 §3.1.5; seed 004 IV §1.5)"
 
 
-@dataclass
-class Alert:
-    alert_id: str
-    test: str
-    detail: str
-    raised_at: str
-    acknowledged_by: str | None = None
-    acknowledged_at: str | None = None
-    comment: str | None = None
 
 
-class DiceSet(Aggregate):
+class DiceSet(Device):
     PRODUCER: ClassVar[str] = "dice-service"
+    NOUN: ClassVar[str] = "dice"
+    REJECTED = DiceCommandRejected
+    ALERT_RAISED = DiceAlertRaised
+    ALERT_ACKNOWLEDGED = DiceAlertAcknowledged
+    ACKNOWLEDGE = AcknowledgeDiceAlert
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -82,7 +73,6 @@ class DiceSet(Aggregate):
         self.rounds_rolled: set[str] = set()
         self.roll_ids: set[str] = set()
         self.stats = DiceStats()
-        self.alerts: dict[str, Alert] = {}
 
     @property
     def issued(self) -> bool:
@@ -92,93 +82,72 @@ class DiceSet(Aggregate):
     def reserve(self) -> tuple[str, ...]:
         return tuple(d for d in self.dice if d not in self.in_play and d not in self.lost)
 
-    def open_tests(self) -> set[str]:
-        return {a.test for a in self.alerts.values() if a.acknowledged_by is None}
-
     # ===== commands ============================================================================
-    def handle(self, command: Command) -> None:
-        if self.has_handled(command):
-            return
-        forbidden = authorize(command)
-        if forbidden is not None:
-            self._refuse(command, *forbidden, code="FORBIDDEN")
-        elif not self.issued and not isinstance(command, IssueDiceSet):
-            self._refuse(command, "target_id", f"dice set {self.id} was never issued")
-        elif self.withdrawn and not isinstance(command, AcknowledgeDiceAlert):
-            self._refuse(command, "target_id", f"dice set {self.id} was withdrawn "
-                         f"({self.withdrawn}): issue a new set")
-        else:
-            self._decide(command)
+    def precondition(self, command: Command) -> tuple[str, str] | None:
+        if not self.issued and not isinstance(command, IssueDiceSet):
+            return "target_id", f"dice set {self.id} was never issued"
+        if self.withdrawn and not isinstance(command, AcknowledgeDiceAlert):
+            return "target_id", (f"dice set {self.id} was withdrawn ({self.withdrawn}): issue "
+                                 "a new set")
+        return None
 
     @singledispatchmethod
-    def _decide(self, command: Command) -> None:
-        self._refuse(command, "command_type", f"{command.command_type} is not a dice command")
+    def decide(self, command: Command) -> None:
+        self.not_ours(command)
 
-    @_decide.register
+    @decide.register
     def _issue(self, command: IssueDiceSet) -> None:
         if self.issued:
-            return self._refuse(command, "target_id", f"dice set {self.id} was already issued")
+            return self.refuse(command, "target_id", f"dice set {self.id} was already issued")
         if len(set(command.payload.dice)) != len(command.payload.dice):
-            return self._refuse(command, "payload.dice", "a die's serial appears twice")
+            return self.refuse(command, "payload.dice", "a die's serial appears twice")
         self.trigger(DiceSetIssued, command.payload, command)
 
-    @_decide.register
+    @decide.register
     def _inspect(self, command: InspectDice) -> None:
         self.trigger(DiceInspected, command.payload, command)
 
-    @_decide.register
+    @decide.register
     def _choose(self, command: ChooseDice) -> None:
         chosen = command.payload.in_play
         if not self.inspected:
-            return self._refuse(command, "command_type", "the tallador has not passed the dice "
+            return self.refuse(command, "command_type", "the tallador has not passed the dice "
                                 "(InspectDice)")
         usable = set(self.dice) - self.lost
         if chosen[0] == chosen[1] or not set(chosen) <= usable:
-            return self._refuse(command, "payload.in_play", f"choose two different dice of the "
+            return self.refuse(command, "payload.in_play", f"choose two different dice of the "
                                 f"set still on the table: {', '.join(sorted(usable))}")
         reserve = tuple(d for d in self.dice if d not in chosen and d not in self.lost)
         self.trigger(DiceChosen, DiceChosenData(in_play=chosen, reserve=reserve), command)
 
-    @_decide.register
+    @decide.register
     def _incident(self, command: ReportDieIncident) -> None:
         p = command.payload
         if p.die not in self.dice or p.die in self.lost:
-            return self._refuse(command, "payload.die", f"{p.die} is not a die of this set on "
+            return self.refuse(command, "payload.die", f"{p.die} is not a die of this set on "
                                 "the table")
         self.trigger(DieIncidentReported, p, command)
         if p.incident == "damaged":
             self._withdraw("die_damaged", DAMAGED_RULE, command)
 
-    @_decide.register
+    @decide.register
     def _found(self, command: ReportDieFound) -> None:
         p = command.payload
         if p.die not in self.lost:
-            return self._refuse(command, "payload.die", f"{p.die} was not reported off the table")
+            return self.refuse(command, "payload.die", f"{p.die} was not reported off the table")
         self.trigger(DieFound, p, command)
         if not p.found:
             self._withdraw("die_not_found", LOST_DIE_RULE, command)
 
-    @_decide.register
+    @decide.register
     def _withdraw_cmd(self, command: WithdrawDiceSet) -> None:
         self._withdraw("supervisor", CHANGE_RULE, command)
 
-    @_decide.register
-    def _acknowledge(self, command: AcknowledgeDiceAlert) -> None:
-        p = command.payload
-        alert = self.alerts.get(p.alert_id)
-        if alert is None:
-            return self._refuse(command, "payload.alert_id", f"no alert {p.alert_id} on {self.id}")
-        if alert.acknowledged_by is not None:
-            return self._refuse(command, "payload.alert_id", f"alert {p.alert_id} was already "
-                                f"acknowledged by {alert.acknowledged_by}")
-        self.trigger(DiceAlertAcknowledged,
-                     AlertAcknowledgedData(alert_id=p.alert_id, comment=p.comment), command)
-
-    @_decide.register
+    @decide.register
     def _roll(self, command: RecordDiceRoll) -> None:
         problem = self._roll_problem(command)
         if problem is not None:
-            return self._refuse(command, *problem)
+            return self.refuse(command, *problem)
         p = command.payload
         if p.void_cause is None:
             self.trigger(RollAccepted, RollAcceptedData(
@@ -189,8 +158,7 @@ class DiceSet(Aggregate):
             self.trigger(RollVoided, RollVoidedData(
                 roll_id=p.roll_id, table_id=p.table_id, round_id=p.round_id, dice=p.dice,
                 cause=p.void_cause, kind=kind, rule=rule), command)
-        for finding in self.stats.due(self.open_tests()):
-            self._raise(finding, command)
+        self.raise_alerts(self.stats.due(self.open_tests()), command)
         if self.change_after is not None and self.stats.valid >= self.change_after:
             self._withdraw("rolls_limit", CHANGE_RULE, command)
 
@@ -211,39 +179,25 @@ class DiceSet(Aggregate):
     def _withdraw(self, reason: WithdrawReason, rule: str, cause: Command) -> None:
         self.trigger(DiceSetWithdrawn, DiceSetWithdrawnData(reason=reason, rule=rule), cause)
 
-    def _raise(self, finding: Finding, cause: Command) -> None:
-        self.trigger(DiceAlertRaised, OutcomeAlertRaisedData(
-            alert_id=f"{self.id}.alert.{len(self.alerts) + 1}", test=finding.test,
-            sample=finding.sample, statistic=finding.statistic, p_value=finding.p_value,
-            threshold=finding.threshold, detail=finding.detail), cause)
-
-    def _refuse(self, command: Command, fld: str, reason: str, code: str = "REFUSED") -> None:
-        self.trigger(DiceCommandRejected, DeviceCommandRejectedData(
-            command_id=command.command_id, command_type=command.command_type, field=fld,
-            reason=reason, code=code), command)  # type: ignore[arg-type]
-
     # ===== events ==============================================================================
-    def mutate(self, event: Event) -> None:
-        self._apply(event)
-
     @singledispatchmethod
-    def _apply(self, event: Event) -> None:
+    def change(self, event: Event) -> None:
         """Events that change nothing here (refusals)."""
 
-    @_apply.register
+    @change.register
     def _issued(self, event: DiceSetIssued) -> None:
         p = event.payload
         self.table_id, self.dice, self.change_after = p.table_id, p.dice, p.change_after_rolls
 
-    @_apply.register
+    @change.register
     def _inspected(self, event: DiceInspected) -> None:
         self.inspected = event.payload.passed
 
-    @_apply.register
+    @change.register
     def _chosen(self, event: DiceChosen) -> None:
         self.in_play = event.payload.in_play
 
-    @_apply.register
+    @change.register
     def _incident_applied(self, event: DieIncidentReported) -> None:
         """A die off the table (or damaged) leaves play: the shooter chooses again."""
         die = event.payload.die
@@ -251,37 +205,24 @@ class DiceSet(Aggregate):
         if event.payload.incident == "off_table":
             self.lost.add(die)
 
-    @_apply.register
+    @change.register
     def _found_applied(self, event: DieFound) -> None:
         if event.payload.found:
             self.lost.discard(event.payload.die)
 
-    @_apply.register
+    @change.register
     def _withdrawn(self, event: DiceSetWithdrawn) -> None:
         self.withdrawn = event.payload.reason
         self.in_play = ()
 
-    @_apply.register
+    @change.register
     def _accepted(self, event: RollAccepted) -> None:
         p = event.payload
         self.stats.record(p.dice, valid=True)
         self.rounds_rolled.add(p.round_id)
         self.roll_ids.add(p.roll_id)
 
-    @_apply.register
+    @change.register
     def _voided(self, event: RollVoided) -> None:
         self.stats.record(event.payload.dice, valid=False, cause=event.payload.cause)
         self.roll_ids.add(event.payload.roll_id)
-
-    @_apply.register
-    def _alert(self, event: DiceAlertRaised) -> None:
-        p = event.payload
-        self.alerts[p.alert_id] = Alert(p.alert_id, p.test, p.detail,
-                                        event.occurred_at.isoformat())
-
-    @_apply.register
-    def _cleared(self, event: DiceAlertAcknowledged) -> None:
-        alert = self.alerts[event.payload.alert_id]
-        alert.acknowledged_by = event.actor.employee_id if event.actor else None
-        alert.acknowledged_at = event.occurred_at.isoformat()
-        alert.comment = event.payload.comment

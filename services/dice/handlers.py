@@ -1,37 +1,19 @@
-"""What the dice service does with each message: plain functions in one map per topic, wired by
-bootstrap.py. The dice set (domain.py) decides; these find the set, and forward accepted rolls."""
+"""What the dice service does with each message, wired by bootstrap.py. The dice set
+(domain.py) decides; services/runtime/device_service.py finds it, and forwards accepted rolls."""
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
-
 from contracts.devices import DICE_COMMANDS, IssueDiceSet, RollAccepted
-from contracts.envelope import Actor, Command, Message
+from contracts.envelope import Actor
 from contracts.table import RecordRoll, RecordRollData
-from services.dice.domain import DiceSet
-from services.runtime.bus import Handler, Rejected
-from services.runtime.store import Publisher, UnitOfWork
+from services.runtime.device_service import command_handlers, forward_to_table
 
 SERVICE = "dice-service"
-Sets = UnitOfWork[DiceSet]
-
-
-def issue(command: IssueDiceSet, uow: Sets) -> None:
-    """A dice set comes to exist by its IssueDiceSet (a second one is refused by the set)."""
-    uow.get_or_create(command.target_id).handle(command)
-
-
-def dice_command(command: Command, uow: Sets) -> None:
-    dice = uow.get(command.target_id)
-    if dice is None:
-        raise Rejected("unknown_aggregate",
-                       f"target_id: dice set {command.target_id!r} was never issued")
-    dice.handle(command)
 
 
 def record_roll(accepted: RollAccepted) -> RecordRoll:
-    """The table command for a valid roll; its id is the RollAccepted event's, so a redelivered
-    event forwards the same command and the table does not apply it twice."""
+    """The table command for a valid roll: only valid rolls reach the table session (a void
+    roll decides no bet). Its id is the RollAccepted event's, so a redelivered event forwards
+    the same command and the table does not apply it twice."""
     p = accepted.payload
     return RecordRoll(
         command_id=accepted.event_id, target_id=p.table_id, issued_at=accepted.occurred_at,
@@ -41,12 +23,6 @@ def record_roll(accepted: RollAccepted) -> RecordRoll:
                                device_id=accepted.aggregate_id, roll_id=p.roll_id))
 
 
-async def forward_roll(accepted: RollAccepted, _ctx: object, bus: Publisher) -> None:
-    """Only valid rolls reach the table session: a void roll decides no bet."""
-    await bus.publish([record_roll(accepted)])
-
-
-COMMAND_HANDLERS: dict[type[Message], Handler] = {kind: dice_command for kind in DICE_COMMANDS}
-COMMAND_HANDLERS[IssueDiceSet] = issue
-Forwarder = Callable[[Any, Any, Publisher], Awaitable[None]]
-FORWARD_HANDLERS: dict[type[Message], Forwarder] = {RollAccepted: forward_roll}
+# A dice set comes to exist by its IssueDiceSet; any other command needs an issued set.
+COMMAND_HANDLERS = command_handlers(DICE_COMMANDS, IssueDiceSet, "dice set %r was never issued")
+forward_roll = forward_to_table(record_roll)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from contracts.devices import AlertTest
 from services.rules.core.fairness import ChiSquare, chi_square
+from services.runtime.device import Finding
 
 ALPHA = 0.001
 FACE_EVERY = 60
@@ -27,16 +27,6 @@ TOTAL_EVERY = 180
 FACES = tuple(range(1, 7))
 TOTALS = tuple(range(2, 13))
 TOTAL_P = tuple((6 - abs(t - 7)) / 36 for t in TOTALS)
-
-
-@dataclass(frozen=True)
-class Finding:
-    test: AlertTest
-    sample: int
-    statistic: str
-    p_value: str | None
-    threshold: str
-    detail: str
 
 
 @dataclass

@@ -117,6 +117,12 @@ class Bus:
                                   logger=logging.getLogger("faststream"),
                                   **settings.producer_options(), **settings.broker_options())
 
+    async def stop(self) -> None:
+        """Stop the broker's consumers and producer, and the key ring's probe."""
+        await self.broker.stop()
+        if self.identity is not None:
+            await self.identity.close()
+
     # -- publishing -------------------------------------------------------------------------
     async def publish(self, messages: Sequence[Keyed]) -> list[RecordMetadata]:
         """Publish in order to each message's topic and to the partition of its key, and wait

@@ -4,8 +4,9 @@ place every service checks a command's signature before its permission check.
 `Identity` folds `floor.identity.keys` (contracts/identity.py `KeyRing`) through a subscriber of
 its own on the service's broker (no consumer group: every instance reads every key event, from
 the start). Before a batch of commands is handled, `catch_up` waits until the fold has reached
-the end the broker reports for that topic at that moment, so a command published after a
-registration or a revocation was acknowledged is always judged with it. `authenticate` then
+the end the broker reports for that topic at that moment (asked on a connection of its own,
+not behind the follower's long poll), so a command published after a registration or a
+revocation was acknowledged is always judged with it. `authenticate` then
 gives the handler the command with the key's registered actor and the outcome recorded on it
 (`Command._authentication`); `contracts.permissions.authorize`, which the aggregates call,
 refuses a failed one as FORBIDDEN with the reason.
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aiokafka import TopicPartition
+from aiokafka import AIOKafkaConsumer, TopicPartition
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from faststream import AckPolicy
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CATCH_UP_SECONDS = 10.0      # longer and the batch fails (and is redelivered) as transient
+KEYS = TopicPartition(IDENTITY_KEYS_TOPIC.name, 0)
 PRODUCER = "casino-keys"
 
 
@@ -194,6 +196,8 @@ class Identity:
     def __init__(self, settings: Settings, service: str) -> None:
         self.required = settings.require_signatures
         self.service = service
+        self.settings = settings
+        self._probe: asyncio.Future[AIOKafkaConsumer] | None = None
         root = root_public(settings)
         self.ring = KeyRing(root)
         self.next_offset = 0           # of the keys topic: how far the fold has read
@@ -231,17 +235,43 @@ class Identity:
 
     async def catch_up(self) -> None:
         """Wait until every key event the broker holds now is folded."""
-        consumer = getattr(self._subscriber, "consumer", None)
-        if consumer is None:
+        if getattr(self._subscriber, "consumer", None) is None:
             return  # not following (a test's bus): the ring is what was given
-        tp = TopicPartition(IDENTITY_KEYS_TOPIC.name, 0)
-        end = (await consumer.end_offsets([tp])).get(tp, 0)
+        end = await self._end_now()
         deadline = time.monotonic() + CATCH_UP_SECONDS
         while self.next_offset < end:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the key ring is at offset {self.next_offset} of "
-                                           f"{IDENTITY_KEYS_TOPIC.name}, the broker at {end}")
+                                   f"{IDENTITY_KEYS_TOPIC.name}, the broker at {end}")
             await asyncio.sleep(0.01)
+
+    async def _end_now(self) -> int:
+        """The keys topic's end as the broker has it now, asked on a connection of its own.
+        The follower's connection is almost always inside a long-polling fetch of the keys
+        topic (nothing comes), and a broker answers a connection's requests in order: asked
+        there, the end waited for that fetch to give up, up to fetch_max_wait_ms."""
+        if self._probe is None or self._probe.done() and (
+                self._probe.cancelled() or self._probe.exception() is not None):
+            self._probe = asyncio.ensure_future(self._start_probe())  # (again, if it failed)
+        probe = await asyncio.shield(self._probe)
+        return int((await probe.end_offsets([KEYS])).get(KEYS, 0))
+
+    async def _start_probe(self) -> AIOKafkaConsumer:
+        probe = AIOKafkaConsumer(bootstrap_servers=self.settings.bootstrap,
+                                 enable_auto_commit=False, client_id=f"{self.service}.keys",
+                                 **self.settings.kafka.aiokafka_options())  # TLS, SASL
+        await probe.start()
+        return probe
+
+    async def close(self) -> None:
+        """Stop the end-of-topic probe (the follower stops with the broker)."""
+        probe, self._probe = self._probe, None
+        if probe is None:
+            return
+        if not probe.done():
+            probe.cancel()
+        elif not probe.cancelled() and probe.exception() is None:
+            await probe.result().stop()
 
     def authenticate(self, value: bytes, command: Command) -> Command:
         """The command as its handler must see it: a signed one with its key's registered

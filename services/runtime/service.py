@@ -82,7 +82,7 @@ async def run_service(service: Service, *, status_port: int = 0,
         log.info("service stopping")
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await bus.broker.stop()
+        await bus.stop()
         await server.stop()
         for cleanup in service.cleanup:
             cleanup()

@@ -24,22 +24,13 @@ from dataclasses import dataclass, field
 from contracts.devices import AlertTest
 from services.rules.core.fairness import ChiSquare, chi_square
 from services.rules.roulette.layout import WHEELS
+from services.runtime.device import Finding
 
 ALPHA = 0.001
 SECTORS = 6
 PER_POCKET = 5            # the minimum expected count per pocket for the chi-square
 WINDOW = 50               # spins looked at by the procedure checks
 BREACHES = 3              # breaches in the window that raise an alert
-
-
-@dataclass(frozen=True)
-class Finding:
-    test: AlertTest
-    sample: int
-    statistic: str
-    p_value: str | None
-    threshold: str
-    detail: str
 
 
 def sectors(variant: str) -> list[tuple[str, ...]]:

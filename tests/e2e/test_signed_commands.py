@@ -6,6 +6,7 @@ not recorded twice."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -23,7 +24,7 @@ from contracts.table import (
     TableOpened,
     TableOpenedData,
 )
-from contracts.topics import TABLE_EVENTS_TOPIC
+from contracts.topics import TABLE_COMMANDS_TOPIC, TABLE_EVENTS_TOPIC
 from services.runtime.bus import Bus
 from services.runtime.identity import Signer, init_root, revocation
 from services.runtime.key_admin import ensure_registered
@@ -115,3 +116,85 @@ def test_only_a_registered_supervisor_key_closes_the_table(signed: Settings, tmp
     assert len(closed) == 1 and closed[0].causation_id == good.command_id
     assert closed[0].actor == Actor(employee_id="JM1", role="table_supervisor")
 
+
+
+ROUNDS = 3  # keys, each used once before and once right after its revocation
+HOLD = 1.5  # seconds the test holds the revocation back from the service's key ring
+
+
+def test_a_revocation_takes_effect_for_the_very_next_command(signed: Settings):
+    """Each key signs one command, is revoked, and signs the next, published as soon as the
+    revocation is acknowledged, while the test holds the revocation back from the service's
+    key follower for HOLD seconds: the first is authenticated, the next refused as revoked,
+    every time, because the batch waits for the fold to reach the keys topic's end.
+    The catch-up asks for that end on a connection of its own: asked on the follower's
+    connection, the answer waited behind its long-polling fetch (~0.35 s a batch here)."""
+    root = init_root(signed)
+    keys = [Signer(Ed25519PrivateKey.generate()) for _ in range(ROUNDS)]
+    asyncio.run(ensure_registered(signed, root, [
+        (k.key.public_key(), "table_supervisor", f"JR{i}") for i, k in enumerate(keys)]))
+    seen: dict[str, Command] = {}
+    catch_ups: list[float] = []
+    held: list[tuple[int, bytes | None]] = []
+
+    def change() -> ChangeLimits:
+        return ChangeLimits(target_id="SIG-REV", issued_by="test", actor=CLAIMED,
+                            payload=LimitsData(min_bet=100, max_bet=1_000))
+
+    async def handled(command: Command) -> None:
+        while command.command_id not in seen:
+            await asyncio.sleep(0.01)
+
+    async def play() -> list[tuple[Command, Command]]:
+        bus = Bus(signed, "revocation-check")
+        bus.consume([TABLE_COMMANDS_TOPIC], "revocation-check",
+                    {ChangeLimits: lambda command, _ctx: seen.__setitem__(command.command_id,
+                                                                          command)})
+        identity = bus.identity
+        assert identity is not None
+        catch_up, take = identity.catch_up, identity.take
+        holding_back = False
+
+        async def timed() -> None:
+            started = time.perf_counter()
+            await catch_up()
+            catch_ups.append(time.perf_counter() - started)
+
+        def holding(offset: int, value: bytes | None) -> None:
+            held.append((offset, value)) if holding_back else take(offset, value)
+
+        async def release() -> None:
+            nonlocal holding_back
+            await asyncio.sleep(HOLD)
+            holding_back = False
+            while held:
+                take(*held.pop(0))
+        identity.catch_up, identity.take = timed, holding  # type: ignore[method-assign]
+        terminal = Bus(signed, "terminal")
+        await bus.broker.start()
+        await terminal.broker.connect()
+        pairs = []
+        try:
+            for key in keys:
+                before, after = key.sign(change()), key.sign(change())
+                await terminal.publish([before])
+                await asyncio.wait_for(handled(before), 30)
+                holding_back = True
+                released = asyncio.create_task(release())
+                await terminal.publish([revocation(root, key.key_id, "test")])
+                await terminal.publish([after])
+                await asyncio.wait_for(handled(after), 30)
+                await released
+                pairs.append((before, after))
+        finally:
+            await terminal.broker.stop()
+            await bus.stop()
+        return pairs
+
+    for i, (before, after) in enumerate(asyncio.run(play())):
+        assert seen[before.command_id].actor == Actor(employee_id=f"JR{i}",
+                                                      role="table_supervisor")
+        refused = seen[after.command_id]
+        assert refused.actor is None and refused._authentication.cause == "revoked", i
+    # a batch with no key event to wait for is judged after one round trip
+    assert sum(t < 0.1 for t in catch_ups) >= ROUNDS, catch_ups
