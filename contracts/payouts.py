@@ -26,7 +26,7 @@ from pydantic import AwareDatetime, Field
 
 from contracts.envelope import Id, message_type
 from contracts.money import Currency, Money
-from contracts.table import BetKind, BetOutcome, Pocket, Seat, TableEvent, _Data
+from contracts.table import BetKind, BetOutcome, Pocket, RoundResult, Seat, TableEvent, _Data
 from contracts.upcast import upcaster
 
 HOLD_RULE = "seed 002 §1.3; seed 004 RG §6"
@@ -118,12 +118,52 @@ class SettlementCorrectedDataV1(_Data):
     rule: str = HOLD_RULE
 
 
-class SettlementCorrectedData(SettlementCorrectedDataV1):
+class SettlementCorrectedDataV2(SettlementCorrectedDataV1):
     after_payment: bool | None = Field(
         description="True: decided after the round's payouts had gone out (the hold was "
                     "already released, or none was started), so the players are paid or "
                     "recovered afterwards; False: decided while they were held. None: recorded "
                     "under schema 1, which did not say")
+
+
+class BetReviewData(_Data):
+    """A bet a corrected craps roll changes but cannot re-settle exactly, left to the pit
+    manager (jefe de sala): the wrong call decided it and the true roll leaves it working, or
+    the other way round, or the two move it to different numbers. The state the wrong call
+    left (its point, the bet still up) was played on by later rolls, so no amount is paid or
+    recovered for it automatically."""
+
+    bet_id: Id
+    seat: Seat
+    player_id: Id
+    kind: BetKind
+    stake: Money
+    outcome_called: BetOutcome | None = Field(
+        description="What the wrong call did to it: its outcome, or None (it stayed working)")
+    paid_called: Money = Field(description="What the wrong call paid for it (0 if it stayed up)")
+    outcome_true: BetOutcome | None = Field(
+        description="What the true roll does to it: its outcome, or None (it stays working)")
+    paid_true: Money | None = Field(
+        description="What the true roll pays for it, when the true roll decides it")
+    later_round: Id | None = Field(
+        default=None, description="It stayed working under the wrong call: the later round "
+                                  "that decided it, or None while it is still up")
+    later_paid: Money | None = Field(default=None, description="What that later decision paid")
+    rule: str = Field(description="The seed and section of the true roll's decision")
+    reason: str = Field(description="Why it cannot be re-settled exactly, in words")
+
+
+class SettlementCorrectedData(SettlementCorrectedDataV2):
+    pocket_before: RoundResult = Field(description="The result the dealer entered: a pocket, "
+                                                   "or the dice called as \"3+4\"")
+    pocket_after: RoundResult = Field(description="The result surveillance saw on CCTV (dice "
+                                                  "sorted, \"3+4\")")
+    for_pit_manager: tuple[BetReviewData, ...] = Field(
+        default=(), description="Bets the correction cannot re-settle exactly (craps: the "
+                                "state the wrong call left for later rolls); not in paid_delta, "
+                                "the pit manager decides each")
+    game_note: str = Field(default="", description="What the wrong result changed in the "
+                                                   "game's state (craps: the point, the shooter)")
 
 
 @message_type
@@ -164,11 +204,22 @@ class SettlementCorrectedV1(TableEvent):
 
 
 @message_type
-class SettlementCorrected(TableEvent):
-    """The round was settled on a wrong result; these are the bets whose payouts change."""
+class SettlementCorrectedV2(TableEvent):
+    """Schema 2 (a roulette pocket only, nothing for the pit manager), kept for decoding;
+    `decode` upcasts it."""
 
     event_type: Literal["SettlementCorrected"] = "SettlementCorrected"
     schema_version: Literal[2] = 2
+    payload: SettlementCorrectedDataV2
+
+
+@message_type
+class SettlementCorrected(TableEvent):
+    """The round was settled on a wrong result; these are the bets whose payouts change, and
+    (schema 3) the bets left to the pit manager's decision."""
+
+    event_type: Literal["SettlementCorrected"] = "SettlementCorrected"
+    schema_version: Literal[3] = 3
     payload: SettlementCorrectedData
 
 
@@ -177,6 +228,14 @@ def _upcast_corrected(message: dict) -> dict:
     """Schema 1 did not record whether the correction came after payment: None."""
     return {**message, "schema_version": 2,
             "payload": {**(message.get("payload") or {}), "after_payment": None}}
+
+
+@upcaster("SettlementCorrected", 2)
+def _upcast_corrected_v2(message: dict) -> dict:
+    """Schema 2 re-settled roulette rounds exactly: nothing was left to the pit manager."""
+    return {**message, "schema_version": 3,
+            "payload": {**(message.get("payload") or {}), "for_pit_manager": [],
+                        "game_note": ""}}
 
 
 PAYOUT_EVENTS = (PayoutsHeld, PayoutsNotHeld, PayoutsReleased, SettlementCorrected)

@@ -104,7 +104,7 @@ class TableSession(Aggregate):
     PRODUCER = "table-service"
     # The layout of snapshot_state() (services/table/snapshot.py); bump it when that changes,
     # so older snapshots are ignored and the table is rebuilt from the log.
-    STATE_VERSION = 2  # 2: the game's `play`
+    STATE_VERSION = 3  # 2: the game's `play`; 3: craps keeps the layout of recent rolls
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
@@ -480,8 +480,9 @@ class TableSession(Aggregate):
         held = rnd.hold is not None and rnd.hold_open
         # A result not of this table (a dice result, 00 on a one-zero wheel): the vision
         # service refuses such a correction; this guards the ledger against one logged before.
-        if p.outcome == "CORRECTED" and p.result != rnd.pocket and \
-                self.game.is_result(self.cfg, p.result):
+        if p.outcome == "CORRECTED" and self.game.is_result(self.cfg, p.result) and \
+                self.game.result_key(self.cfg, p.result) != \
+                self.game.result_key(self.cfg, rnd.pocket or ""):
             self._correct(rnd, resolution, now, after_payment=not held)
         if held:
             assert rnd.hold is not None
@@ -500,13 +501,14 @@ class TableSession(Aggregate):
                  after_payment: bool) -> None:
         cfg, p = self.config, resolution.payload
         assert cfg is not None and rnd.pocket is not None
-        fixes = self.game.correct(cfg, rnd, self.rounds.get(f"{self.id}.{rnd.number + 1}"),
-                                  p.result)
-        delta = sum(f.paid_after.amount - f.paid_before.amount for f in fixes)
+        fixed = self.game.correct(self, rnd, p.result)
+        delta = sum(f.paid_after.amount - f.paid_before.amount for f in fixed.fixes)
         self.trigger(SettlementCorrected, SettlementCorrectedData(
             round_id=rnd.round_id, check_id=resolution.aggregate_id, pocket_before=rnd.pocket,
-            pocket_after=p.result, corrections=tuple(fixes), currency=cfg.currency,
-            paid_delta=delta, house_win_delta=-delta, corrected_by=p.resolved_by, note=p.note,
+            pocket_after=self.game.result_key(cfg, p.result), corrections=tuple(fixed.fixes),
+            currency=cfg.currency, paid_delta=delta, house_win_delta=-delta,
+            corrected_by=p.resolved_by, note=p.note, for_pit_manager=tuple(fixed.review),
+            game_note=fixed.note,
             after_payment=after_payment), resolution, occurred_at=now)
 
     def _release(self, rnd: Round, outcome: ReleaseOutcome, cause: Event, by: str, *,

@@ -17,10 +17,11 @@ engine settles it offline (`casino rules settle`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from contracts.envelope import Command, Event
-from contracts.payouts import BetCorrectionData
+from contracts.payouts import BetCorrectionData, BetReviewData
 from contracts.table import (
     BetLimits,
     BetPlacedData,
@@ -40,6 +41,17 @@ Refusal = tuple[CommandRejectCode, str, str, str]
 Emit = list[tuple[type[Event], Any]]  # events for the session to trigger, in order
 
 
+@dataclass(frozen=True)
+class Correction:
+    """A round re-settled on its corrected result: the bets whose payout changes exactly, the
+    bets left to the pit manager (a game whose state runs across rounds), and what the wrong
+    result changed in that state, in words."""
+
+    fixes: list[BetCorrectionData]
+    review: list[BetReviewData] = field(default_factory=list)
+    note: str = ""
+
+
 class SessionView(Protocol):
     """What a game adapter reads of its table session (services/table/domain.py)."""
 
@@ -47,6 +59,7 @@ class SessionView(Protocol):
     seated: dict[int, str]
     play: Any
     round: Round | None
+    rounds: dict[str, Round]   # the rounds remembered, oldest first
 
 
 class GameAdapter(Protocol):
@@ -83,9 +96,13 @@ class GameAdapter(Protocol):
                result: str, carried: Iterable[BetPlacedData] = ()) -> list[BetSettledData]:
         """Settle a round's bets and the stakes carried from the round before («en prisión»)."""
 
-    def correct(self, config: TableOpenedData, rnd: Round, next_rnd: Round | None,
-                result: str) -> list[BetCorrectionData]:
-        """The bets of `rnd` whose payout changes when its result is `result` instead."""
+    def result_key(self, config: TableOpenedData, result: str) -> str:
+        """A result as the table records it (craps: the CCTV's "3-4" is the table's "3+4"),
+        so a corrected result is compared with and stored as the recorded one."""
+
+    def correct(self, view: SessionView, rnd: Round, result: str) -> Correction:
+        """Re-settle `rnd` on `result` (an `is_result`): the bets whose payout changes, and
+        those the game cannot re-settle exactly."""
 
     # -- a game whose bets stay on the layout across rounds (GameBase: none) ---------------
     result_event: type[Event]     # the event recording a round's result (SpinResulted, ...)
@@ -141,6 +158,9 @@ class GameBase:
 
     def new_play(self, config: TableOpenedData) -> Any:
         return None
+
+    def result_key(self, config: TableOpenedData, result: str) -> str:
+        return result
 
     def evolve(self, play: Any, event: Event) -> None:
         return None

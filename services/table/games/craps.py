@@ -25,19 +25,25 @@ The shooter (seed 000 §3.1.5, seed 004 IV §1.5; who is next: games/shooter.py)
   IV §1.7), and its odds come back with it.
 
 Not offered at a live table: buy and lay (both seeds give no commission rate, domain.md §0.4;
-the engine's upfront commission is no bet of the table's). A CCTV correction of a roll is not
-re-settled (a different roll changes the point and every later roll); the hold is released.
+the engine's upfront commission is no bet of the table's).
+
+A CCTV correction of a roll (the surveillance room's CORRECTED with the true dice, "3-4";
+payout hold, seed 002 §1.3, seed 004 RG §6) re-settles it (games/roll_correction.py): the play
+keeps the layout each of the last rolls was thrown in (`CrapsPlay.thrown`), and the engine
+re-decides that roll with the true dice in that state. Every bet both rolls decide (every
+one-roll bet, a line or place bet both win or lose) is re-settled exactly; a bet only one of
+them decides, or that they move to different numbers, is listed for the pit manager, since
+later rolls were played on the state the wrong call left (the point, the shooter).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from contracts.envelope import Command, Event
 from contracts.money import Money
-from contracts.payouts import BetCorrectionData
 from contracts.table import (
     BetChanged,
     BetChangedData,
@@ -63,13 +69,24 @@ from services.rules.core import RulesError, get_profile
 from services.rules.core.limits import TableLimits, apply_limits
 from services.rules.core.profiles import Profile
 from services.rules.core.results import BetResult
-from services.rules.craps.bets import FIXED_NUMBER, ODDS, Bet, parse_bet
+from services.rules.craps.bets import FIXED_NUMBER, ODDS, parse_bet
 from services.rules.craps.dice import Roll
 from services.rules.craps.paytable import PAY_SECTION, RULE_SECTION, PayTable
 from services.rules.craps.rules import Verdict
 from services.rules.craps.switches import SHOOTER_DIRECTION
 from services.rules.craps.table import CrapsTable
-from services.table.games import Emit, GameBase, Problem, Refusal, SessionView, register, shooter
+from services.table.games import (
+    Correction,
+    Emit,
+    GameBase,
+    Problem,
+    Refusal,
+    SessionView,
+    register,
+    roll_correction,
+    shooter,
+)
+from services.table.games.layout import KEEP_THROWN, LayoutBet, Thrown
 from services.table.policy import LIMIT_RULE
 from services.table.rounds import Round, RoundState
 
@@ -78,20 +95,9 @@ LIVE_KINDS = ("pass_line", "dont_pass", "come", "dont_come", "odds", "dont_odds"
               "big_6", "big_8", "any_seven", "eleven", "under_7", "over_7", "hardway", "horn",
               "any_craps", "craps_2", "craps_3", "craps_12", "place", "place_to_lose")
 _CITED = re.compile(r"seed \d{3} (?:IV )?§[\d.]+")
-
-
-@dataclass
-class LayoutBet:
-    """A bet on the craps layout: as placed, the amount that plays now, and its number (a
-    place or hardway number, a line bet's point once it travelled, the number odds back)."""
-
-    placed: BetPlacedData
-    amount: int
-    number: int | None
-
-    def engine(self) -> Bet:
-        spec = self.placed.bet
-        return Bet(self.placed.bet_id, spec.kind, self.amount, self.number, spec.on, spec.working)
+# Two dice as the table records them ("3+4") or as the cameras and surveillance write them
+# ("3-4"); anything else (a pocket, 00, a die of 7) is no roll.
+_DICE = re.compile(r"^([1-6])[-+]([1-6])$")
 
 
 @dataclass
@@ -102,6 +108,8 @@ class CrapsPlay:
     bets: dict[str, LayoutBet] = field(default_factory=dict)  # in the order placed
     shooter: int | None = None   # the seat holding the dice
     rolls: int = 0
+    # round id -> the layout its roll was thrown in (the last KEEP_THROWN), for corrections
+    thrown: dict[str, Thrown] = field(default_factory=dict)
 
 
 def _number(spec: BetSpec) -> int | None:
@@ -185,6 +193,7 @@ class Craps(GameBase):
         elif isinstance(event, BetChanged):
             play.bets[event.payload.bet_id].amount = event.payload.amount
         elif isinstance(event, DiceRolled):
+            _keep_thrown(play, event.payload)
             play.point, play.rolls = event.payload.point_after, play.rolls + 1
             for bet_id, number in event.payload.travelled.items():
                 play.bets[bet_id].number = number
@@ -193,14 +202,14 @@ class Craps(GameBase):
 
     def play_to_json(self, play: CrapsPlay) -> dict[str, Any]:
         return {"point": play.point, "shooter": play.shooter, "rolls": play.rolls,
-                "bets": [{"placed": b.placed.model_dump(mode="json"), "amount": b.amount,
-                          "number": b.number} for b in play.bets.values()]}
+                "bets": [b.to_json() for b in play.bets.values()],
+                "thrown": {r: t.to_json() for r, t in play.thrown.items()}}
 
     def play_from_json(self, config: TableOpenedData, data: Any) -> CrapsPlay:
-        bets = [LayoutBet(BetPlacedData.model_validate(b["placed"]), b["amount"], b["number"])
-                for b in data["bets"]]
+        bets = [LayoutBet.from_json(b) for b in data["bets"]]
+        thrown = {r: Thrown.from_json(t) for r, t in data["thrown"].items()}
         return CrapsPlay(data["point"], {b.placed.bet_id: b for b in bets}, data["shooter"],
-                         data["rolls"])
+                         data["rolls"], thrown)
 
     def holds_bet(self, play: CrapsPlay, bet_id: str) -> bool:
         return bet_id in play.bets
@@ -396,16 +405,44 @@ class Craps(GameBase):
         raise NotImplementedError("a roll is recorded by `record`, with the layout")
 
     def is_result(self, config: TableOpenedData, result: str) -> bool:
-        """False: a CCTV correction of a roll is not re-settled (see the module's doc)."""
-        return False
+        """Two dice 1–6, "3-4" (surveillance) or "3+4" (the table): the same dice at craps and
+        mini craps. A pocket, 00 or a die of 7 is no result of this table."""
+        return _DICE.match(result) is not None
+
+    def result_key(self, config: TableOpenedData, result: str) -> str:
+        """The dice as the table records them, in order: the CCTV's "4-3" is "3+4" (a roll is
+        decided by its two faces; only the called roll keeps the dealer's order)."""
+        found = _DICE.match(result)
+        if found is None:
+            return result
+        a, b = sorted(int(d) for d in found.groups())
+        return f"{a}+{b}"
 
     def settle(self, config: TableOpenedData, round_id: str, bets: Iterable[BetPlacedData],
                result: str, carried: Iterable[BetPlacedData] = ()) -> list[BetSettledData]:
         raise NotImplementedError("a roll is settled by `record`, with the layout")
 
-    def correct(self, config: TableOpenedData, rnd: Round, next_rnd: Round | None,
-                result: str) -> list[BetCorrectionData]:
-        return []
+    def correct(self, view: SessionView, rnd: Round, result: str) -> Correction:
+        """Re-decide the round's roll with the true dice in the state it was thrown in
+        (games/roll_correction.py): exact where both rolls decide a bet, else for the pit
+        manager."""
+        cfg, play = _cfg(view), cast(CrapsPlay, view.play)
+        thrown = play.thrown.get(rnd.round_id)
+        if thrown is None:
+            return roll_correction.unknown_layout(cfg, rnd)
+        found = _DICE.match(result)
+        assert found is not None, "the session asks is_result first"
+        later = [r for r in view.rounds.values() if r.number > rnd.number]
+        return roll_correction.correct(cfg, PayTable(self.profile(cfg)), thrown, rnd, later,
+                                       Roll(int(found.group(1)), int(found.group(2))))
+
+
+def _keep_thrown(play: CrapsPlay, rolled: DiceRolledData) -> None:
+    """The layout as this roll was thrown in (copies: the play's bets change later)."""
+    play.thrown[rolled.round_id] = Thrown(
+        play.point, rolled.dice, play.rolls, tuple(replace(b) for b in play.bets.values()))
+    while len(play.thrown) > KEEP_THROWN:
+        del play.thrown[next(iter(play.thrown))]
 
 
 def _raw(bet: BetSpec, bet_id: str) -> dict[str, Any]:

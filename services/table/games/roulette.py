@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from typing import cast
 
 from contracts.envelope import Command
-from contracts.payouts import BetCorrectionData
 from contracts.table import (
     BetLimits,
     BetPlacedData,
@@ -35,7 +34,7 @@ from services.rules.roulette.called import expand
 from services.rules.roulette.limits import limits_for as engine_limits_for
 from services.rules.roulette.paytable import check_wheel
 from services.table import corrections, settlement
-from services.table.games import GameBase, Problem, register
+from services.table.games import Correction, GameBase, Problem, SessionView, register
 from services.table.rounds import Round
 
 
@@ -108,9 +107,11 @@ class Roulette(GameBase):
                result: str, carried: Iterable[BetPlacedData] = ()) -> list[BetSettledData]:
         return settlement.settle(config, round_id, bets, result, carried)
 
-    def correct(self, config: TableOpenedData, rnd: Round, next_rnd: Round | None,
-                result: str) -> list[BetCorrectionData]:
-        return corrections.correct(config, rnd, next_rnd, result)
+    def correct(self, view: SessionView, rnd: Round, result: str) -> Correction:
+        """Exact: a spin decides its bets, and a stake «en prisión» the next spin."""
+        assert view.config is not None
+        following = next((r for r in view.rounds.values() if r.number == rnd.number + 1), None)
+        return Correction(corrections.correct(view.config, rnd, following, result))
 
 
 ROULETTE = register(Roulette())
