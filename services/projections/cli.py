@@ -16,6 +16,7 @@ from services.projections.holds import (
     corrections_report,
     holds_report,
     house_limit,
+    pit_reviews_report,
     releases_report,
     render_holds,
     render_releases,
@@ -89,12 +90,14 @@ def holds(db_path: Path | None, expired: bool, released: bool, late: bool,
     """Rounds under CCTV verification: dealer's result, camera's reading, why, time left on
     the payout hold (the house's limit, 30 minutes at most) or when it was released and how
     late, and the evidence frame's hash; then the latest released holds and the rounds
-    surveillance corrected (their payouts were wrong)."""
+    surveillance corrected (their payouts were wrong), and the bets a corrected craps roll
+    left to the pit manager."""
     now = datetime.now(UTC)
     with _database(db_path) as con:
         found, counts = holds_report(con), check_counts(con)
         corrections, limit = corrections_report(con), house_limit(con)
         releases = releases_report(con, late_only=late)
+        reviews = pit_reviews_report(con)
     if expired:
         found = [h for h in found if h.expired(now)]
     if as_json:
@@ -105,7 +108,8 @@ def holds(db_path: Path | None, expired: bool, released: bool, late: bool,
         click.echo("\n".join(render_releases(releases)).strip() or "(no hold released yet)")
     else:
         click.echo(render_holds(found, counts, now, [] if expired else corrections,
-                                limit_seconds=limit, releases=[] if expired else releases))
+                                limit_seconds=limit, releases=[] if expired else releases,
+                                reviews=[] if expired else reviews))
 
 
 @report.command()

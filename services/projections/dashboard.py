@@ -32,6 +32,7 @@ from services.projections.holds import (
     corrections_report,
     house_limit,
     limit_line,
+    pit_reviews_report,
     releases_report,
     time_left,
 )
@@ -130,13 +131,14 @@ def snapshot(db_path: Path, now: datetime | None = None) -> dict[str, Any]:
         limit = house_limit(con)
         checks = check_counts(con)
         corrections = corrections_report(con)[:12]
+        reviews = pit_reviews_report(con)[:24]
         services = service_states(con, now)
         forks = fork_report(con)
     return {"forks": forks, "figures": figures, "last_pocket": last, "refusals": refusals,
             "dead_letters": letters, "dead_letter_count": counted[0],
             "holds": [hold_row(h, now) for h in holds], "late_releases": late,
             "limit_line": limit_line(limit), "prison": prison, "checks": checks,
-            "corrections": corrections, "services": services,
+            "corrections": corrections, "reviews": reviews, "services": services,
             "alerts": alerts(late, services) + fork_alerts(forks)}
 
 

@@ -158,28 +158,82 @@ class Correction:
     paid_delta: int | None = None  # what the re-settlement changed; None: not re-settled
     currency: str | None = None
     bets_changed: int = 0
+    for_pit_manager: int = 0  # bets not re-settled, left to the pit manager (craps)
+    game_note: str | None = None  # what the wrong result changed in the game's state
 
     def money(self) -> str:
         """What the correction means for the cage, in words."""
         if self.paid_delta is None:
             return "not re-settled (no table service runs this table)"
         if self.paid_delta == 0:
-            return "no payout changes"
-        amount = format_money(abs(self.paid_delta), self.currency or "")
-        return (f"players owed {amount} more" if self.paid_delta > 0
-                else f"players were paid {amount} too much")
+            text = "no payout changes"
+        else:
+            amount = format_money(abs(self.paid_delta), self.currency or "")
+            text = (f"players owed {amount} more" if self.paid_delta > 0
+                    else f"players were paid {amount} too much")
+        if self.for_pit_manager:
+            text += f"; {self.for_pit_manager} bets for the pit manager to decide"
+        return text
+
+
+@dataclass(frozen=True)
+class PitReview:
+    """A bet a corrected roll could not re-settle exactly: the pit manager decides it."""
+
+    table_id: str
+    round_id: str
+    bet_id: str
+    seat: int
+    player_id: str
+    kind: str
+    stake: int
+    outcome_called: str | None
+    paid_called: int
+    outcome_true: str | None
+    paid_true: int | None
+    later_round: str | None
+    later_paid: int | None
+    reason: str
+    currency: str | None = None
+
+    def line(self) -> str:
+        def did(outcome: str | None, paid: int | None) -> str:
+            if outcome is None:
+                return "working"
+            return f"{outcome} {format_money(paid or 0, self.currency or '')}"
+        later = "" if self.later_round is None else (
+            f", later {self.later_round} paid {format_money(self.later_paid or 0, '')}")
+        return (f"{self.table_id:<9}{self.round_id:<14}{self.bet_id:<10}{self.seat:>4}  "
+                f"{self.kind:<12}called: {did(self.outcome_called, self.paid_called)}; "
+                f"true: {did(self.outcome_true, self.paid_true)}{later}")
 
 
 CORRECTIONS = """
 SELECT c.table_id, c.round_id, c.dealer_result, c.resolved_result, c.resolved_by,
        c.resolved_at, coalesce(NOT r.corrected_after_payment, c.within_hold),
        c.resolution_note, r.paid_delta, t.currency,
-       (SELECT count(*) FROM settlement_corrections s WHERE s.round_id = c.round_id)
+       (SELECT count(*) FROM settlement_corrections s WHERE s.round_id = c.round_id),
+       (SELECT count(*) FROM pit_manager_reviews v WHERE v.round_id = c.round_id),
+       nullif(r.correction_note, '')
 FROM round_checks c LEFT JOIN rounds r ON r.round_id = c.round_id
      LEFT JOIN tables t ON t.table_id = c.table_id
 WHERE c.status = 'resolved' AND c.outcome = 'CORRECTED'
 ORDER BY c.resolved_at DESC, c.round_id
 """
+
+
+REVIEWS = """
+SELECT v.table_id, v.round_id, v.bet_id, v.seat, v.player_id, v.kind, v.stake,
+       v.outcome_called, v.paid_called, v.outcome_true, v.paid_true, v.later_round,
+       v.later_paid, v.reason, t.currency
+FROM pit_manager_reviews v LEFT JOIN tables t ON t.table_id = v.table_id
+ORDER BY v.corrected_at DESC, v.round_id, v.bet_id
+"""
+
+
+def pit_reviews_report(con: duckdb.DuckDBPyConnection) -> list[PitReview]:
+    """Bets corrected rolls left to the pit manager, the latest correction first."""
+    return [PitReview(*row) for row in con.execute(REVIEWS).fetchall()]
 
 
 def holds_report(con: duckdb.DuckDBPyConnection) -> list[Hold]:
@@ -230,7 +284,7 @@ def limit_line(limit_seconds: float | None) -> str:
 
 def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None = None,
                  corrections: Sequence[Correction] = (), *, limit_seconds: float | None = None,
-                 releases: Sequence[Release] = ()) -> str:
+                 releases: Sequence[Release] = (), reviews: Sequence[PitReview] = ()) -> str:
     now = now or datetime.now(UTC)
     lines = [f"CCTV checks: {counts.get('confirmed', 0)} confirmed by camera, "
              f"{counts.get('verification', 0)} sent to surveillance, "
@@ -248,7 +302,8 @@ def render_holds(holds: list[Hold], counts: dict[str, int], now: datetime | None
                      f"{time_left(h, now):<58}{h.evidence_sha256[:12]}  {h.check_id}")
     if not holds:
         lines.append("(no round is under verification)")
-    return "\n".join(lines + render_releases(releases) + render_corrections(corrections))
+    return "\n".join(lines + render_releases(releases) + render_corrections(corrections)
+                     + render_reviews(reviews))
 
 
 def render_releases(releases: Sequence[Release]) -> list[str]:
@@ -282,4 +337,16 @@ def render_corrections(corrections: Sequence[Correction]) -> list[str]:
                      f"{c.resolved_by:<12}{c.resolved_at.isoformat(timespec='seconds'):<27}"
                      f"{'within hold' if c.within_hold else 'after payment':<15}"
                      f"{c.bets_changed:>5}  {c.money()}")
+        if c.game_note:
+            lines.append(f"{'':<9}{c.game_note}")
     return lines
+
+
+def render_reviews(reviews: Sequence[PitReview]) -> list[str]:
+    """The bets corrected rolls could not re-settle (the state the wrong call left for later
+    rolls): nothing was paid or recovered for them; the pit manager decides each."""
+    if not reviews:
+        return []
+    return ["", "For the pit manager: bets a corrected roll could not re-settle (later rolls "
+                "were played on the wrong call); nothing paid or recovered for them.",
+            *(r.line() for r in reviews)]

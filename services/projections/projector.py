@@ -471,14 +471,23 @@ def _(e: PayoutsReleased, batch: ProjectionBatch) -> None:
 @project.register
 def _(e: SettlementCorrected, batch: ProjectionBatch) -> None:
     """The round's totals and each changed bet take the corrected amounts; the corrections
-    are kept bet by bet for finance, with what had been paid."""
+    are kept bet by bet for finance, with what had been paid. The bets left to the pit
+    manager (a corrected craps roll) are kept apart and change no figure."""
     p = e.payload
     batch.flush_rounds()  # it adds to the round's paid and house_win
     batch.con.execute("UPDATE rounds SET corrected_pocket = ?, paid = paid + ?, "
-                      "house_win = house_win + ?, paid_delta = ?, corrected_after_payment = ? "
-                      "WHERE round_id = ?",
+                      "house_win = house_win + ?, paid_delta = ?, corrected_after_payment = ?, "
+                      "correction_note = ? WHERE round_id = ?",
                       [p.pocket_after, p.paid_delta, p.house_win_delta, p.paid_delta,
-                       p.after_payment, p.round_id])
+                       p.after_payment, p.game_note, p.round_id])
+    for r in p.for_pit_manager:  # not re-settled: nothing is added to the round's figures
+        batch.con.execute("INSERT OR IGNORE INTO pit_manager_reviews VALUES "
+                          "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [p.round_id, r.bet_id, e.aggregate_id, r.seat, r.player_id, r.kind,
+                           r.stake.amount, r.outcome_called, r.paid_called.amount,
+                           r.outcome_true, r.paid_true.amount if r.paid_true else None,
+                           r.later_round, r.later_paid.amount if r.later_paid else None,
+                           r.rule, r.reason, p.corrected_by, e.occurred_at])
     for c in p.corrections:
         batch.con.execute("INSERT OR IGNORE INTO settlement_corrections VALUES "
                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -89,6 +89,16 @@ CREATE TABLE IF NOT EXISTS seatings (
 ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS answered_at TIMESTAMPTZ;
 ALTER TABLE payout_holds ADD COLUMN IF NOT EXISTS not_held VARCHAR;
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS corrected_after_payment BOOLEAN;
+-- A corrected craps roll (SettlementCorrected schema 3): the bets it cannot re-settle exactly
+-- (the state the wrong call left for later rolls), for the pit manager to decide; and what the
+-- wrong call changed in the game's state (the point, the shooter), in words.
+CREATE TABLE IF NOT EXISTS pit_manager_reviews (
+    round_id VARCHAR, bet_id VARCHAR, table_id VARCHAR, seat INTEGER, player_id VARCHAR,
+    kind VARCHAR, stake BIGINT, outcome_called VARCHAR, paid_called BIGINT,
+    outcome_true VARCHAR, paid_true BIGINT, later_round VARCHAR, later_paid BIGINT,
+    rule VARCHAR, reason VARCHAR, corrected_by VARCHAR, corrected_at TIMESTAMPTZ,
+    PRIMARY KEY (round_id, bet_id));
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS correction_note VARCHAR;
 -- The latest health report of each service instance (floor.health), for the dashboard.
 CREATE TABLE IF NOT EXISTS service_health (
     service VARCHAR, instance VARCHAR, reported_at TIMESTAMPTZ, healthy BOOLEAN,
