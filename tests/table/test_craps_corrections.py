@@ -176,3 +176,30 @@ def test_a_schema_2_correction_decodes_with_nothing_left_to_the_pit_manager():
     assert isinstance(again, SettlementCorrected) and again.schema_version == 3
     assert again.payload.for_pit_manager == () and again.payload.game_note == ""
     assert again.payload.corrections == fixed.payload.corrections
+
+
+def test_through_the_handlers_the_correction_is_published_once_and_the_table_rebuilds():
+    from contracts.table import OpenRound, OpenTable, SeatData, SeatPlayer
+    from contracts.topics import TABLE_EVENTS_TOPIC
+    from services.runtime.testing import MemoryBus
+    from tests.table.test_craps_handlers import CONFIG, a_roll
+    from tests.table.test_handlers import deliver, new_store, run
+    from tests.table.unit import cmd
+
+    bus = MemoryBus()
+    store = new_store(bus)
+    run(store.own_all())
+    run(deliver(store, cmd(OpenTable, payload=CONFIG),
+                cmd(SeatPlayer, payload=SeatData(seat=1, player_id="P1")), cmd(OpenRound),
+                bet("p", "pass_line"), bet("f", "field"), *a_roll(1, (1, 2))))
+    request, resolution = requested("1-2"), resolved("1-2", "1-1")
+    run(deliver(store, request, resolution))
+    run(deliver(store, resolution))                               # redelivered
+    published = bus.messages(TABLE_EVENTS_TOPIC)
+    [fixed] = [m for m in published if isinstance(m, SettlementCorrected)]
+    assert fixed.payload.paid_delta == 1000 and fixed.payload.pocket_after == "1+1"
+    again = new_store(bus)
+    run(again.own_all())
+    rebuilt = again.aggregates[T]
+    assert rebuilt.play == store.aggregates[T].play
+    assert rebuilt.rounds[f"{T}.1"].paid("f") == ("win", 3000)
