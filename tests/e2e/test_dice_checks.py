@@ -2,7 +2,8 @@
 the stickman calls it (sometimes wrongly), the table settles what was called, and the vision
 service reads the frame with OpenCV and checks the call against it. A wrong call or a frame that
 cannot decide holds the roll's winning payouts for surveillance (seed 002 §1.3; seed 004 RG §6),
-as at the wheel."""
+as at the wheel. Surveillance corrects one wrong call to the true dice and the table re-settles
+that roll."""
 from __future__ import annotations
 
 import asyncio
@@ -11,13 +12,14 @@ import random
 import pytest
 
 import contracts
-from contracts.payouts import PayoutsHeld, PayoutsNotHeld
+from contracts.payouts import PayoutsHeld, PayoutsNotHeld, SettlementCorrected
 from contracts.table import BetSettled, DiceRolled
 from contracts.topics import TABLE_EVENTS_TOPIC, VISION_CHECKS_TOPIC
 from contracts.vision import ResultConfirmed, ResultRead, VerificationRequested
 from services.simulator.app import simulate
 from services.simulator.cameras import Cameras, DiceShot
 from tests.e2e.floor import query, read_topic, running_services, wait_for
+from tests.e2e.test_vision_checks import casino
 
 ROLLS = 16
 
@@ -55,6 +57,7 @@ def rolled(floor, tmp_path_factory):
             # ... and the table has answered every verification (held or not held): the
             # table service reads the checks after the projector may have seen them decided
             await asyncio.wait_for(table_answered(floor.bootstrap), 60)
+            await surveillance_corrects_a_wrong_call(floor, db, cameras)
 
     asyncio.run(play())
     checks = [contracts.decode(r.value)
@@ -62,6 +65,24 @@ def rolled(floor, tmp_path_factory):
     table = [contracts.decode(r.value)
              for r in read_topic(floor.bootstrap, TABLE_EVENTS_TOPIC.name)]
     return cameras, checks, table
+
+
+async def surveillance_corrects_a_wrong_call(floor, db, cameras: RecordingCameras) -> None:
+    """The surveillance room corrects one wrong call to the dice the frame really shows
+    (`casino surveillance resolve --corrected 3-4`); the table re-settles that roll."""
+    wrong = sorted(c for c, called in query(db, "SELECT check_id, dealer_result FROM "
+                                                "round_checks WHERE status = 'verification'")
+                   if called != "-".join(map(str, sorted(cameras.truth[c]))))
+    assert wrong, "the stickman's mistakes must give surveillance a call to correct"
+    check, true = wrong[0], "-".join(map(str, sorted(cameras.truth[wrong[0]])))
+    said = await casino("surveillance", "resolve", check, "--corrected", true, "--by", "SURV-1",
+                        "--key", str(floor.identity_dir / "surveillance.key"),
+                        "--bootstrap", floor.bootstrap)
+    assert f"resolved: CORRECTED {true}" in said, said
+    await wait_for(lambda: query(db, "SELECT count(*) FROM rounds r JOIN round_checks c USING "
+                                     f"(round_id) WHERE c.check_id = '{check}' AND "
+                                     "r.corrected_pocket IS NOT NULL") == [(1,)], 60,
+                   "the corrected roll re-settled and projected")
 
 
 def holds_answered(bootstrap: str) -> bool:
@@ -133,3 +154,20 @@ def test_a_roll_under_verification_holds_its_winning_payouts(rolled):
             assert held[round_id] == won[round_id]
         else:
             assert not_held[round_id] == "NOTHING_TO_HOLD"
+
+
+def test_a_corrected_roll_is_re_settled_on_the_true_dice(rolled):
+    cameras, checks, table = rolled
+    [fixed] = [e for e in table if isinstance(e, SettlementCorrected)]
+    p = fixed.payload
+    a, b = sorted(cameras.truth[fixed.correlation_id])
+    assert p.pocket_after == f"{a}+{b}" and p.pocket_before != p.pocket_after
+    held = {e.payload.round_id for e in table if isinstance(e, PayoutsHeld)}
+    assert p.corrected_by == "SURV-1"
+    assert p.after_payment is (p.round_id not in held)   # a roll with no winners held nothing
+    assert p.paid_delta == sum(c.paid_after.amount - c.paid_before.amount
+                               for c in p.corrections)
+    assert all(c.rule.startswith("seed 000") for c in p.corrections)
+    decided = {e.payload.bet_id for e in table
+               if isinstance(e, BetSettled) and e.payload.round_id == p.round_id}
+    assert {c.bet_id for c in p.corrections} <= decided
