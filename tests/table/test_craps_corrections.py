@@ -49,8 +49,9 @@ def corrected(events: list) -> SettlementCorrected:
     return fixed
 
 
-def test_a_field_bet_on_a_2_called_as_3_is_paid_the_2_with_its_rule():
-    table = opened()
+@pytest.mark.parametrize("game", ["craps", "mini_craps"])
+def test_a_field_bet_on_a_2_called_as_3_is_paid_the_2_with_its_rule(game):
+    table = opened(game=game)
     roll(table, 1, 2, bet("p", "pass_line"), bet("f", "field", 1000, seat=3))  # craps 3
     hold(table, requested("1-2"))
     events = resolve(table, resolved("1-2", "1-1"))
