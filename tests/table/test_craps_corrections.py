@@ -81,7 +81,8 @@ def test_a_come_out_7_called_as_6_resettles_one_roll_bets_and_lists_the_pass_lin
     table = opened()
     roll(table, 2, 4, bet("p", "pass_line"), bet("f", "field", seat=3), bet("s", "any_seven",
                                                                               seat=5))
-    roll(table, 6, 6, bet("h", "horn", 400, seat=3))   # a later roll on the wrong point 6
+    roll(table, 6, 6, bet("h", "horn", 400, seat=3),   # a later roll on the wrong point 6
+         bet("o", "odds", 1000, on="p"))              # odds behind the wrong point
     roll(table, 3, 3)                                  # the pass line "wins" its wrong point
     hold(table, requested("2-4"))
     p = corrected(resolve(table, resolved("2-4", "3-4"))).payload
@@ -91,7 +92,9 @@ def test_a_come_out_7_called_as_6_resettles_one_roll_bets_and_lists_the_pass_lin
     assert (s.outcome_before, s.paid_before.amount) == ("lose", 0)
     assert (s.outcome_after, s.paid_after.amount) == ("win", 6000)  # any seven, BO 5:1
     assert s.rule.startswith("seed 000") and p.paid_delta == 6000
-    [line] = p.for_pit_manager
+    line, odds = p.for_pit_manager
+    assert (odds.bet_id, odds.later_round, odds.outcome_true) == ("o", f"{T}.3", None)
+    assert odds.later_paid and odds.later_paid.amount == 2200 and "behind p" in odds.reason
     assert (line.bet_id, line.kind, line.outcome_called, line.paid_called.amount) == (
         "p", "pass_line", None, 0)
     assert (line.outcome_true, line.paid_true and line.paid_true.amount) == ("win", 2000)

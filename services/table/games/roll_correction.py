@@ -17,7 +17,8 @@ the true dice, bet by bet:
   exactly. It is listed for the pit manager (BetReviewData; «Las irregularidades en el juego
   deben ser corregidas en forma inmediata por el croupier o jefe de sala», seed 002 §1.3)
   with both decisions and, for a bet that stayed up under the call, the later round that
-  decided it; nothing is paid or recovered for it automatically (not in paid_delta).
+  decided it; nothing is paid or recovered for it automatically (not in paid_delta). Odds
+  taken on a later roll behind such a line bet are listed with it.
 """
 from __future__ import annotations
 
@@ -55,7 +56,31 @@ def correct(cfg: TableOpenedData, table: PayTable, thrown: Thrown, rnd: Round,
                 fixes.append(fix)
         elif c.decided or t.decided or c.number != t.number:
             review.append(_review(cfg, lb, rnd, later, c, t, paid_true.get(bid)))
+    review += _odds_taken_later(cfg, {r.bet_id for r in review}, later)
     return Correction(fixes, review, _note(called, right))
+
+
+def _odds_taken_later(cfg: TableOpenedData, reviewed: set[str], later: list[Round]
+                      ) -> list[BetReviewData]:
+    """Odds a player took on a later roll behind a line bet the pit manager decides (on the
+    wrong call's point): they stand or fall with it, so they are his too."""
+    out = []
+    for r in later:
+        for placed in r.bets.values():
+            if placed.bet.on not in reviewed:
+                continue
+            decided = next((d for d in later if placed.bet_id in d.settled), None)
+            out.append(BetReviewData(
+                bet_id=placed.bet_id, seat=placed.seat, player_id=placed.player_id,
+                kind=placed.bet.kind, stake=placed.bet.stake, outcome_called=None,
+                paid_called=_money(cfg, 0), outcome_true=None, paid_true=None,
+                later_round=None if decided is None else decided.round_id,
+                later_paid=None if decided is None else _money(cfg, decided.paid(
+                    placed.bet_id)[1]),
+                rule=str(RULE_SECTION[cfg.profile]),
+                reason=f"odds taken in {r.round_id} behind {placed.bet.on}, which the pit "
+                       "manager decides: they stand or fall with it"))
+    return out
 
 
 def unknown_layout(cfg: TableOpenedData, rnd: Round) -> Correction:
