@@ -50,6 +50,7 @@ SNAP = 0.3               # a pip's distance from its grid cell, in grid steps
 PIP_TO_STEP = (0.15, 0.44)  # pip radius / grid step (pips 0.27-0.43; a 6's row as a 3: 0.54)
 MIN_MARGIN = 0.3         # the face scorer's margin needed (reader.MIN_MARGIN)
 MIN_EDGE = 0.55          # share of the ring outside the face unlike the body
+BODY_SPREAD = 35.0       # chroma (_chroma) between the pips: all but one within this
 BODY_DIFF = 28.0         # colour distance (BGR, L2) that counts as unlike the body
 CROWD = 1.15             # dice: another pip within this many die sides of a face's centre
 SAME_SIZE = 1.3          # two dice of one frame: sides within this ratio (perspective)
@@ -271,7 +272,11 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
         y = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
         return image[y, x].astype(np.float32)
 
-    body = np.median(at(_BODY_UV), axis=0)
+    inner = at(_BODY_UV)
+    body = np.median(inner, axis=0)
+    hue = _chroma(inner)
+    if np.sort(np.linalg.norm(hue - np.median(hue, axis=0), axis=1))[-2] > BODY_SPREAD:
+        return False  # not one body colour between the pips (one point may be a reflection)
     ring = at(_RING_UV)
     unlike = np.linalg.norm(ring - body, axis=1) > BODY_DIFF
     if fill and unlike.any():  # the square must be all die (a 1 is not a pip of a larger face)
@@ -285,6 +290,14 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     # larger die (its other pips missed) has the die's body on two sides.
     ends = unlike.reshape(4, 6).mean(1) >= 4 / 6
     return int(ends.sum()) >= 3 and float(unlike.mean()) >= MIN_EDGE
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    """Colour without brightness (a soft shadow or the lamp's falloff across a die's top
+    face darkens it by up to half, and does not change its chroma); +60 keeps dark colours'
+    noise down. Flat dice, tuning seed 720001: the 8 points between the pips within 26 of
+    their median (all but one); a 1 read off a printed letter and the stick 61-69."""
+    return np.asarray(255 * bgr / (bgr.sum(axis=1, keepdims=True) + 60))
 
 
 _BODY_UV = np.array([(0.135, 0.135), (-0.135, 0.135), (0.135, -0.135), (-0.135, -0.135),
@@ -331,42 +344,63 @@ def find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[P
         if margin >= MIN_MARGIN:
             faces.append(Face(centre, float(np.sqrt(abs(np.linalg.det(grid)))) / PIP_OFFSET,
                               angle, value, float(margin), tuple(used), grid))
-    sides = [f.side for f in faces]
+    multi = list(faces)
     for fit, used in ones:
-        face = _lone(image, pips, fit, used, float(np.median(sides)) if sides else None, score)
+        near = min(multi, key=lambda f: np.hypot(f.centre[0] - fit[0][0], f.centre[1] - fit[0][1]),
+                   default=None)
+        face = _lone(image, pips, fit, used, near, score)
         if face is not None:
             faces.append(face)
     return faces, pips
 
 
-def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], side: float | None,
+def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Face | None,
           score: FaceScorer) -> Face | None:
-    """A lone pip read as a 1. Its die's size is the other dice's when there are any (one
-    camera, one die size), else guessed from the pip; its turn is unknown, so the face is
-    scored at six turns: every turn must read nothing else with margin (a 3 or 5 whose
-    corner pips were too faint to be found shows them at the right turn) and the best turn
-    must read a 1 at every size."""
+    """A lone pip read as a 1. Its die's size and slant are the other die's when there is one
+    (one camera, one die size), else guessed from the pip; its turn is the die's own edges'
+    (`_edge_turn`). Scored also at six turns, none may read another value with margin (a 3 or
+    5 whose corner pips were too faint to be found shows them at the right turn), nor may
+    the face centred one diagonal step away (the pip a corner pip of a 2 or 3 whose other
+    pips were missed), and the die's turn must read a 1 at every size."""
     centre = fit[0]
-    if side is not None:
-        fit = (centre, side, fit[2], 1)
-    grids = grid_maps(pips, used, fit)
-    scales = (1.0, 0.9, 1.1) if side is not None else (1.0, 0.8, 1.25)
-    if not all(_ends(image, centre, g * k) for g in grids for k in (1.0, scales[2])):
+    if ref is not None:
+        base = _sqrtm(ref.grid @ ref.grid.T)
+        scales = (1.0, 0.9, 1.1)
+    else:
+        base = grid_maps(pips, used, fit)[0]
+        scales = (1.0, 0.8, 1.25)
+    grid = base @ _rot(_edge_turn(image, centre, base))
+    if not (_ends(image, centre, grid) and _ends(image, centre, grid * scales[2])):
         return None
-    best, best_grid = -np.inf, grids[0]
-    for g in grids:
-        margins = []
-        for k in scales:
-            got, m = score(face_patch(image, centre, g * k))
-            if got != 1 and m > 0:
-                return None
-            margins.append(m if got == 1 else -1.0)
-        if min(margins) > best:
-            best, best_grid = min(margins), g
-    if best < MIN_MARGIN:
+    for turn in range(0, 90, 15):
+        got, m = score(face_patch(image, centre, base @ _rot(turn)))
+        if got != 1 and m > 0:
+            return None
+    for corner in ((1, 1), (1, -1), (-1, 1), (-1, -1)):  # a corner pip of a 2 or 3?
+        middle = tuple(np.array(centre) + grid @ np.array(corner, float))
+        got, m = score(face_patch(image, middle, grid))
+        if got not in (None, 1) and m > MIN_MARGIN:
+            return None
+    margin = np.inf
+    for k in scales:
+        got, m = score(face_patch(image, centre, grid * k))
+        margin = min(margin, m if got == 1 else -1.0)
+    if margin < MIN_MARGIN:
         return None
-    return Face(centre, float(np.sqrt(abs(np.linalg.det(best_grid)))) / PIP_OFFSET, fit[2], 1,
-                float(best), tuple(used), best_grid)
+    return Face(centre, float(np.sqrt(abs(np.linalg.det(grid)))) / PIP_OFFSET, fit[2], 1,
+                float(margin), tuple(used), grid)
+
+
+def _edge_turn(image: np.ndarray, centre: tuple[float, float], base: np.ndarray) -> float:
+    """How far (degrees) the die's edges are turned in the face's frame `base` (turn 0):
+    gradient directions over 1.5 sides around the pip, taken four times (a square's four
+    edges agree, the round pip's directions cancel), weighted by gradient strength."""
+    patch = cv2.cvtColor(face_patch(image, centre, base * 1.5), cv2.COLOR_BGR2GRAY)
+    p = patch.astype(np.float32)
+    z = cv2.Sobel(p, cv2.CV_32F, 1, 0) + 1j * cv2.Sobel(p, cv2.CV_32F, 0, 1)
+    mag = np.abs(z)
+    total = (mag * (z / np.maximum(mag, 1e-6)) ** 4).sum()
+    return float(np.degrees(np.angle(total)) / 4)
 
 
 def read_uncalibrated(image: np.ndarray, score: FaceScorer, classic: Classic) -> Reading:
@@ -423,7 +457,7 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     next to a foreshortened top face). The neighbourhood is rectified with the face's own grid
     (SIDE_SPAN sides across, SIDE_PX pixels a side); a grey top-hat (black-hat for dark pips)
     keeps spots of the face's pips' polarity; a spot counts when it is at least SIDE_CONTRAST of
-    the face's own pips' contrast, of pip size or smaller, and lies in a band beside an edge
+    the face's own pips' contrast, of up to a few pips' size (squashed pips merge), and lies in a band beside an edge
     (0.58-1.1 sides from the centre, within 0.45 of a side along the edge)."""
     n = int(SIDE_SPAN * SIDE_PX)
     k = SIDE_PX * PIP_OFFSET  # patch pixels per grid step
@@ -454,7 +488,8 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
         u, v = (cents[i] - c) / SIDE_PX
         far, across = max(abs(u), abs(v)), min(abs(u), abs(v))
         if not (0.58 <= far <= 1.1 and across <= 0.45 and
-                0.12 * pip_area <= stats[i, cv2.CC_STAT_AREA] <= 1.6 * pip_area):
+                0.12 * pip_area <= stats[i, cv2.CC_STAT_AREA] <= 4 * pip_area and
+                max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) <= 0.6 * SIDE_PX):
             continue
         # On a die's side face, not on the cloth: the colour round the spot is the body in
         # shade (a side face), not the felt (a printed letter, a glare spot).
