@@ -456,9 +456,10 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     they are plain; a die leaning 20-40 degrees shows a side face with its pips, squashed,
     next to a foreshortened top face). The neighbourhood is rectified with the face's own grid
     (SIDE_SPAN sides across, SIDE_PX pixels a side); a grey top-hat (black-hat for dark pips)
-    keeps spots of the face's pips' polarity; a spot counts when it is at least SIDE_CONTRAST of
-    the face's own pips' contrast, of up to a few pips' size (squashed pips merge), and lies in a band beside an edge
-    (0.58-1.1 sides from the centre, within 0.45 of a side along the edge)."""
+    keeps spots of the face's pips' polarity; a spot counts when it is at least SIDE_CONTRAST
+    of the face's own pips' contrast, up to a few pips' size (squashed pips merge), in a band
+    beside an edge (0.58-1.1 sides from the centre, within 0.45 of a side along the edge),
+    and is ringed by the die (its top face's colour or that in shade), not by the felt."""
     n = int(SIDE_SPAN * SIDE_PX)
     k = SIDE_PX * PIP_OFFSET  # patch pixels per grid step
     a = face.grid / k
