@@ -55,6 +55,7 @@ BODY_DIFF = 28.0         # colour distance (BGR, L2) that counts as unlike the b
 CROWD = 1.15             # dice: another pip within this many die sides of a face's centre
 SAME_SIZE = 1.3          # two dice of one frame: sides within this ratio (perspective)
 FILL_OFF = 3             # points just inside the face's edges allowed unlike it (a corner: 6)
+MAX_TURN = 35.0          # degrees between a face's pip grid and its die's edges
 SIDE_SPAN = 2.4          # side_pips: the neighbourhood looked at, in die sides
 SIDE_PX = 40             # side_pips: patch pixels per die side
 SIDE_SHADE = 0.6         # side_pips: a side face's colour, as a share of the top face's
@@ -334,8 +335,10 @@ def find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[P
             ones.append((fit, used))
             continue
         grid = grid_maps(pips, used, fit)[0]
-        if not _ends(image, centre, grid, fill=False):
-            continue
+        if not _ends(image, centre, grid, fill=False) or \
+                abs(_edge_turn(image, centre, grid)) > MAX_TURN:
+            continue  # the die's edges are not square to its pips' grid: a row of a 6 or
+            # two pips side by side taken for a diagonal, a pip and a lamp's reflection
         margin = np.inf
         for k in (1.0, 0.92, 1.08):  # the weakest size decides
             margin = min(margin, confirm(image, centre, grid * k, value, score))
@@ -360,8 +363,8 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
     (one camera, one die size), else guessed from the pip; its turn is the die's own edges'
     (`_edge_turn`). Scored also at six turns, none may read another value with margin (a 3 or
     5 whose corner pips were too faint to be found shows them at the right turn), nor may
-    the face centred one diagonal step away (the pip a corner pip of a 2 or 3 whose other
-    pips were missed), and the die's turn must read a 1 at every size."""
+    the face centred one diagonal step away, a die's body all round it (the pip a corner pip
+    of a 2 or 3 whose other pips were missed), and the die's turn must read a 1 at every size."""
     centre = fit[0]
     if ref is not None:
         base = _sqrtm(ref.grid @ ref.grid.T)
@@ -370,8 +373,9 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
         base = grid_maps(pips, used, fit)[0]
         scales = (1.0, 0.8, 1.25)
     grid = base @ _rot(_edge_turn(image, centre, base))
-    if not (_ends(image, centre, grid) and _ends(image, centre, grid * scales[2])):
-        return None
+    if not _ends(image, centre, grid) or \
+            (ref is None and not _ends(image, centre, grid * scales[2])):
+        return None  # without the other die's size, the body must end around any size
     for turn in range(0, 90, 15):
         got, m = score(face_patch(image, centre, base @ _rot(turn)))
         if got != 1 and m > 0:
@@ -379,7 +383,7 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
     for corner in ((1, 1), (1, -1), (-1, 1), (-1, -1)):  # a corner pip of a 2 or 3?
         middle = tuple(np.array(centre) + grid @ np.array(corner, float))
         got, m = score(face_patch(image, middle, grid))
-        if got not in (None, 1) and m > MIN_MARGIN:
+        if got in (2, 3) and m > MIN_MARGIN and _ends(image, middle, grid):
             return None
     margin = np.inf
     for k in scales:
