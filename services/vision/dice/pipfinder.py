@@ -55,11 +55,15 @@ BODY_DIFF = 28.0         # colour distance (BGR, L2) that counts as unlike the b
 CROWD = 1.15             # dice: another pip within this many die sides of a face's centre
 SAME_SIZE = 1.3          # two dice of one frame: sides within this ratio (perspective)
 FILL_OFF = 3             # points just inside the face's edges allowed unlike it (a corner: 6)
+MIN_HALF = 240           # px: the half-resolution look only when half is this tall
 MAX_TURN = 35.0          # degrees between a face's pip grid and its die's edges
 SIDE_SPAN = 2.4          # side_pips: the neighbourhood looked at, in die sides
 SIDE_PX = 40             # side_pips: patch pixels per die side
 SIDE_SHADE = 0.6         # side_pips: a side face's colour, as a share of the top face's
-SIDE_RING = 11           # side_pips: of 12 points round a spot, on the die (not the felt)
+SIDE_BAND = (0.58, 1.1)  # side_pips: from the centre (a flat face's own pips reach 0.36,
+# a lamp's reflection on it 0.43 + 0.05; a leaning die's foreshortened top ends 0.37-0.47)
+SIDE_RIM = 0.05          # side_pips: the ring's distance outside a spot's box, in sides
+SIDE_RING = 8           # side_pips: of the 9 points round a spot not outward, on the die
 SIDE_CONTRAST = 0.35     # side_pips: a side face's pip against the top face's pips
 EDGE = 0.75              # a face's centre at least this many sides inside the frame
 
@@ -276,8 +280,12 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     inner = at(_BODY_UV)
     body = np.median(inner, axis=0)
     hue = _chroma(inner)
-    if np.sort(np.linalg.norm(hue - np.median(hue, axis=0), axis=1))[-2] > BODY_SPREAD:
+    mid = np.median(hue, axis=0)
+    if np.sort(np.linalg.norm(hue - mid, axis=1))[-2] > BODY_SPREAD:
         return False  # not one body colour between the pips (one point may be a reflection)
+    if int((np.linalg.norm(_chroma(at(_CORNER_UV)) - mid, axis=1) > BODY_SPREAD).sum()) > 1:
+        return False  # a die is square: its body reaches its corners (a chip's round edge
+        # does not: four of its eight inserts make a 4 twice a die's size)
     ring = at(_RING_UV)
     unlike = np.linalg.norm(ring - body, axis=1) > BODY_DIFF
     if fill and unlike.any():  # the square must be all die (a 1 is not a pip of a larger face)
@@ -303,6 +311,7 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
 
 _BODY_UV = np.array([(0.135, 0.135), (-0.135, 0.135), (0.135, -0.135), (-0.135, -0.135),
                      (0.4, 0.135), (-0.4, -0.135), (0.135, -0.4), (-0.135, 0.4)])
+_CORNER_UV = np.array([(0.38, 0.38), (-0.38, 0.38), (0.38, -0.38), (-0.38, -0.38)])
 _F = np.array([-0.25, 0.0, 0.25])
 # 12 points just inside the face's edges, clear of the pips (at most 0.36 of a side out)
 _FILL_UV = np.concatenate([np.column_stack([_F, np.full(3, -0.42)]),
@@ -317,6 +326,21 @@ _RING_UV = np.concatenate([np.column_stack([_K, np.full(6, -0.7)]),
 
 
 def find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[Pip]]:
+    """The faces at the frame's resolution or, when that finds fewer than two, at half of it
+    if that finds more (dice over ~90 px have pips wider than the top-hat's square; pips of
+    faint or blurred dice stand out better)."""
+    faces, pips = _find_faces(image, score)
+    if len(faces) >= 2 or min(image.shape[:2]) < 2 * MIN_HALF:
+        return faces, pips
+    half, half_pips = _find_faces(cv2.pyrDown(image), score)
+    if len(half) <= len(faces):
+        return faces, pips
+    return ([Face((f.centre[0] * 2 + 0.5, f.centre[1] * 2 + 0.5), f.side * 2, f.angle, f.value,
+                  f.margin, f.pips, f.grid * 2) for f in half],
+            [Pip(p.x * 2 + 0.5, p.y * 2 + 0.5, p.r * 2, p.dark, p.shape) for p in half_pips])
+
+
+def _find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[Pip]]:
     """Faces of two or more pips first; then lone pips (a 1), sized like those dice."""
     pips = find_pips(image)
     faces: list[Face] = []
@@ -462,7 +486,7 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     (SIDE_SPAN sides across, SIDE_PX pixels a side); a grey top-hat (black-hat for dark pips)
     keeps spots of the face's pips' polarity; a spot counts when it is at least SIDE_CONTRAST
     of the face's own pips' contrast, up to a few pips' size (squashed pips merge), in a band
-    beside an edge (0.58-1.1 sides from the centre, within 0.45 of a side along the edge),
+    beside an edge (SIDE_BAND sides from the centre, within 0.45 of a side along the edge),
     and is ringed by the die (its top face's colour or that in shade), not by the felt."""
     n = int(SIDE_SPAN * SIDE_PX)
     k = SIDE_PX * PIP_OFFSET  # patch pixels per grid step
@@ -488,23 +512,34 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     body = np.median(patch[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4) & (hat < 0.2 * own)],
                      axis=0).astype(np.float32)
     shade = body * SIDE_SHADE
+    body_hue, felt_hue = _chroma(np.array([body, felt]))
     found = 0
     for i in range(1, count):
         u, v = (cents[i] - c) / SIDE_PX
         far, across = max(abs(u), abs(v)), min(abs(u), abs(v))
-        if not (0.58 <= far <= 1.1 and across <= 0.45 and
+        if not (SIDE_BAND[0] <= far <= SIDE_BAND[1] and across <= 0.45 and
                 0.12 * pip_area <= stats[i, cv2.CC_STAT_AREA] <= 4 * pip_area and
                 max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) <= 0.6 * SIDE_PX):
             continue
         # On a die's side face, not on the cloth: the colour round the spot is the body in
         # shade (a side face), not the felt (a printed letter, a glare spot).
-        r = np.sqrt(stats[i, cv2.CC_STAT_AREA] / np.pi) + 0.06 * SIDE_PX
+        # 12 points on an ellipse round the spot's box (a side face's pips are squashed)
+        rx = stats[i, cv2.CC_STAT_WIDTH] / 2 + SIDE_RIM * SIDE_PX
+        ry = stats[i, cv2.CC_STAT_HEIGHT] / 2 + SIDE_RIM * SIDE_PX
         t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-        xs = np.clip(np.round(cents[i][0] + r * np.cos(t)).astype(int), 0, n - 1)
-        ys = np.clip(np.round(cents[i][1] + r * np.sin(t)).astype(int), 0, n - 1)
+        xs = np.clip(np.round(cents[i][0] + rx * np.cos(t)).astype(int), 0, n - 1)
+        ys = np.clip(np.round(cents[i][1] + ry * np.sin(t)).astype(int), 0, n - 1)
         ring = patch[ys, xs].astype(np.float32)
         die = np.minimum(np.linalg.norm(ring - shade, axis=1), np.linalg.norm(ring - body, axis=1))
-        if int((die < np.linalg.norm(ring - felt, axis=1)).sum()) >= SIDE_RING:
+        like = die < np.linalg.norm(ring - felt, axis=1)
+        hue = _chroma(ring)  # or the body's chroma in a shade (its own shadow on it)
+        like |= (np.linalg.norm(hue - body_hue, axis=1) < np.linalg.norm(hue - felt_hue, axis=1)) \
+            & (ring.sum(axis=1) < 0.9 * float(body.sum()))
+        # the three points outward (away from the top face) may be the felt: the side face
+        # can be narrower than the ring
+        out = np.array([np.sign(u), 0.0]) if abs(u) > abs(v) else np.array([0.0, np.sign(v)])
+        inward = np.cos(t) * out[0] + np.sin(t) * out[1] < 0.5
+        if int(like[inward].sum()) >= SIDE_RING:
             found += 1
     return found
 
