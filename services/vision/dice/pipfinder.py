@@ -54,6 +54,7 @@ BODY_SPREAD = 35.0       # chroma (_chroma) between the pips: all but one within
 BODY_DIFF = 28.0         # colour distance (BGR, L2) that counts as unlike the body
 CROWD = 1.15             # dice: another pip within this many die sides of a face's centre
 SAME_SIZE = 1.3          # two dice of one frame: sides within this ratio (perspective)
+EDGE_IN, EDGE_OUT = 0.4, 0.6  # _ends: just inside and outside a face's edge, in sides
 FILL_OFF = 3             # points just inside the face's edges allowed unlike it (a corner: 6)
 MIN_HALF = 240           # px: the half-resolution look only when half is this tall
 MAX_TURN = 35.0          # degrees between a face's pip grid and its die's edges
@@ -267,7 +268,9 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
           fill: bool = True) -> bool:
     """Does the die's body end all round? The body's colour (the median of 8 points between
     the pip cells, 0.4 of a side from the centre on the diagonals' and axes' halfway marks)
-    against 24 points on a square ring 0.7 of a side from the centre."""
+    against 24 points on a square ring 0.7 of a side from the centre. `fill`: the stricter
+    checks a lone pip needs (no pip grid vouches for its die): the square is all body, and
+    it ends in a step."""
     c = np.array(centre)
     h, w = image.shape[:2]
 
@@ -286,6 +289,12 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     if int((np.linalg.norm(_chroma(at(_CORNER_UV)) - mid, axis=1) > BODY_SPREAD).sum()) > 1:
         return False  # a die is square: its body reaches its corners (a chip's round edge
         # does not: four of its eight inserts make a 4 twice a die's size)
+    if fill:
+        step = np.linalg.norm(at(_FILL_UV * (EDGE_OUT / 0.42)) -
+                              at(_FILL_UV * (EDGE_IN / 0.42)), axis=1)
+        if int((np.median(step.reshape(4, 3), axis=1) > BODY_DIFF).sum()) < 3:
+            return False  # the body ends in a step on three sides at least (a lamp's glare
+            # on the felt fades: a dot on the felt in glare read as a 1)
     ring = at(_RING_UV)
     unlike = np.linalg.norm(ring - body, axis=1) > BODY_DIFF
     if fill and unlike.any():  # the square must be all die (a 1 is not a pip of a larger face)
