@@ -396,10 +396,11 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
     (one camera, one die size; trying 0.9 and 1.1 of it as well let a dot on the felt in a
     lamp's glare pass, first generator seed 7101 frame 198), else guessed from the pip
     (within 25 %): the first size at which a die's body ends round it (`_ends`); its turn is
-    the die's own edges' (`_edge_turn`). Scored also at six turns, none may read another value with margin (a 3 or
-    5 whose corner pips were too faint to be found shows them at the right turn), nor may
-    the face centred one diagonal step away, a die's body all round it (the pip a corner pip
-    of a 2 or 3 whose other pips were missed), and the die's turn must read a 1 at every size."""
+    the die's own edges' (`_edge_turn`). Scored also at six turns, none may read another
+    value with margin (a 3 or 5 whose corner pips were too faint to be found shows them at
+    the right turn), nor may the face centred one diagonal step away, a die's body all round
+    it (the pip a corner pip of a 2 or 3 whose other pips were missed), and the die's turn
+    must read a 1 at 0.92-1.08 of its size."""
     centre = fit[0]
     if ref is not None:
         base = _sqrtm(ref.grid @ ref.grid.T)
