@@ -55,6 +55,10 @@ BODY_DIFF = 28.0         # colour distance (BGR, L2) that counts as unlike the b
 CROWD = 1.0              # dice: another pip within this many die sides of a face's centre
 SAME_SIZE = 1.3          # two dice of one frame: sides within this ratio (perspective)
 EDGE_IN, EDGE_OUT = 0.4, 0.6  # _ends: just inside and outside a face's edge, in sides
+HOLE_CHROMA = 25.0       # _hole: a lone pip the colour of what surrounds its die
+HOLE_BRIGHT = 1.35
+LONE_SIDES = 3           # a lone pip's die ends, in a step, on all four sides (a printed
+# letter's counter, a dark hole in white ink, made a 1 on a tuning frame reflected at its edge)
 FILL_OFF = 3             # points just inside the face's edges allowed unlike it (a corner: 6)
 MIN_HALF = 240           # px: the half-resolution look only when half is this tall
 MAX_TURN = 35.0          # degrees between a face's pip grid and its die's edges
@@ -292,7 +296,7 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     if fill:
         step = np.linalg.norm(at(_FILL_UV * (EDGE_OUT / 0.42)) -
                               at(_FILL_UV * (EDGE_IN / 0.42)), axis=1)
-        if int((np.median(step.reshape(4, 3), axis=1) > BODY_DIFF).sum()) < 3:
+        if int((np.median(step.reshape(4, 3), axis=1) > BODY_DIFF).sum()) < LONE_SIDES:
             return False  # the body ends in a step on three sides at least (a lamp's glare
             # on the felt fades: a dot on the felt in glare read as a 1)
     ring = at(_RING_UV)
@@ -307,7 +311,7 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     # the die's own side face or its shadow to a tilted camera). A face found at a pip of a
     # larger die (its other pips missed) has the die's body on two sides.
     ends = unlike.reshape(4, 6).mean(1) >= 4 / 6
-    return int(ends.sum()) >= 3 and float(unlike.mean()) >= MIN_EDGE
+    return int(ends.sum()) >= (LONE_SIDES if fill else 3) and float(unlike.mean()) >= MIN_EDGE
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
@@ -412,6 +416,8 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
     grid = next((base * k for k in sizes if _ends(image, centre, base * k)), None)
     if grid is None:
         return None  # no die's body ending round the pip in a step at any of those sizes
+    if _hole(image, centre, grid, pips[used[0]].dark):
+        return None
     for turn in range(0, 90, 15):
         got, m = score(face_patch(image, centre, grid @ _rot(turn)))
         if got != 1 and m > 0:
@@ -431,12 +437,34 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
                 float(margin), tuple(used), grid)
 
 
+def _hole(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray, dark: bool
+          ) -> bool:
+    """Is the lone pip a hole through to what lies around the die (a printed letter's counter
+    in white ink on the felt reads as a dark pip on a white body)? Its colour (its darkest
+    pixel, or brightest for a bright pip, within 2 px of its centre: a small hole is blurred)
+    is the colour of the ring 0.7 of a side out (chroma within HOLE_CHROMA, brightness within
+    HOLE_BRIGHT times)."""
+    h, w = image.shape[:2]
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    pip = image[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3].reshape(-1, 3).astype(np.float32)
+    xy = np.array(centre) + (_RING_UV / PIP_OFFSET) @ grid.T
+    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+    around = np.median(image[ys, xs].astype(np.float32), axis=0)
+    grey = pip.sum(axis=1)
+    colour = pip[int(np.argmin(grey) if dark else np.argmax(grey))]
+    hue = _chroma(np.array([colour, around]))
+    ratio = (float(colour.sum()) + 1) / (float(around.sum()) + 1)
+    return bool(np.linalg.norm(hue[0] - hue[1]) < HOLE_CHROMA and
+                1 / HOLE_BRIGHT < ratio < HOLE_BRIGHT)
+
+
 def _edge_turn(image: np.ndarray, centre: tuple[float, float], base: np.ndarray) -> float:
     """How far (degrees) the die's edges are turned in the face's frame `base` (turn 0):
     gradient directions over 1.5 sides around the pip, taken four times (a square's four
     edges agree, the round pip's directions cancel), weighted by gradient strength."""
-    patch = cv2.cvtColor(face_patch(image, centre, base * 1.5), cv2.COLOR_BGR2GRAY)
-    p = patch.astype(np.float32)
+    p = face_patch(image, centre, base * 1.5).astype(np.float32)  # colour: a red die on
+    # green felt can have the felt's grey
     z = cv2.Sobel(p, cv2.CV_32F, 1, 0) + 1j * cv2.Sobel(p, cv2.CV_32F, 0, 1)
     mag = np.abs(z)
     total = (mag * (z / np.maximum(mag, 1e-6)) ** 4).sum()
