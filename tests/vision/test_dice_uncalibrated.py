@@ -42,8 +42,8 @@ def test_two_drawn_dice_are_read_and_a_perspective_warp_does_not_change_them():
     assert read_dice(img).values == (2, 5)
     # A camera tilted along the table: the faces become trapezia; the pips' affine grid
     # rectifies each face.
-    src = np.float32([[0, 0], [640, 0], [640, 480], [0, 480]])
-    dst = np.float32([[60, 0], [580, 0], [640, 480], [0, 480]])
+    src = np.array([[0, 0], [640, 0], [640, 480], [0, 480]], np.float32)
+    dst = np.array([[60, 0], [580, 0], [640, 480], [0, 480]], np.float32)
     warped = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (640, 480),
                                  borderValue=FELT)
     assert read_dice(warped).values == (2, 5)
