@@ -104,3 +104,16 @@ def test_rendered_frames_are_read_or_refused_never_guessed():
         image, label = FD.render(np.random.default_rng([62, i]), LEANING)
         assert label["reason"] == "cocked"
         assert read_dice(image).values is None, i
+
+
+def test_a_hole_in_printed_ink_is_not_a_one():
+    img = _table()
+    _die(img, (200, 240), 50, 4)
+    # White ink with a hole through to the felt, a die's size: its "pip" is the felt's colour.
+    _die(img, (420, 240), 50, 1, body=(235, 235, 235), pip=FELT)
+    reading = read_dice(img)
+    assert reading.values is None and reading.reason == "single_die", reading
+    img = _table()
+    _die(img, (200, 240), 50, 4)
+    _die(img, (420, 240), 50, 1, body=(235, 235, 235), pip=(25, 25, 25))  # a black pip
+    assert read_dice(img).values == (1, 4)
