@@ -35,6 +35,7 @@ import numpy as np
 from services.vision.dice.calibration import DIE_MM, DiceCalibration
 from services.vision.dice.faces import PATTERNS, PIP_OFFSET
 from services.vision.reading import Reading, no_decision
+from services.vision.stats import column_medians
 
 # face patch (PATCH x PATCH, BGR) -> (value or None, margin): the calibrated reader's scorer
 FaceScorer = Callable[[np.ndarray], tuple[int | None, float]]
@@ -285,9 +286,9 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
         return image[y, x].astype(np.float32)
 
     inner = at(_BODY_UV)
-    body = np.median(inner, axis=0)
+    body = column_medians(inner)
     hue = _chroma(inner)
-    mid = np.median(hue, axis=0)
+    mid = column_medians(hue)
     if np.sort(np.linalg.norm(hue - mid, axis=1))[-2] > BODY_SPREAD:
         return False  # not one body colour between the pips (one point may be a reflection)
     if int((np.linalg.norm(_chroma(at(_CORNER_UV)) - mid, axis=1) > BODY_SPREAD).sum()) > 1:
@@ -296,13 +297,13 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
     if fill:
         step = np.linalg.norm(at(_FILL_UV * (EDGE_OUT / 0.42)) -
                               at(_FILL_UV * (EDGE_IN / 0.42)), axis=1)
-        if int((np.median(step.reshape(4, 3), axis=1) > BODY_DIFF).sum()) < LONE_SIDES:
+        if int((column_medians(step.reshape(4, 3).T) > BODY_DIFF).sum()) < LONE_SIDES:
             return False  # the body ends in a step on three sides at least (a lamp's glare
             # on the felt fades: a dot on the felt in glare read as a 1)
     ring = at(_RING_UV)
     unlike = np.linalg.norm(ring - body, axis=1) > BODY_DIFF
     if fill and unlike.any():  # the square must be all die (a 1 is not a pip of a larger face)
-        outside = np.median(ring[unlike], axis=0)
+        outside = column_medians(ring[unlike])
         inside = at(_FILL_UV)
         off = np.linalg.norm(inside - outside, axis=1) < np.linalg.norm(inside - body, axis=1)
         if int(off.sum()) > FILL_OFF:
@@ -450,7 +451,7 @@ def _hole(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray, dark
     xy = np.array(centre) + (_RING_UV / PIP_OFFSET) @ grid.T
     xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
-    around = np.median(image[ys, xs].astype(np.float32), axis=0)
+    around = column_medians(image[ys, xs].astype(np.float32))
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if dark else np.argmax(grey))]
     hue = _chroma(np.array([colour, around]))
@@ -548,7 +549,7 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
     pip_area = np.pi * (0.085 * SIDE_PX) ** 2
     far_ring = (np.maximum(np.abs(xx), np.abs(yy)) > 1.0)
-    felt = np.median(patch[far_ring], axis=0).astype(np.float32)
+    felt = column_medians(patch[far_ring]).astype(np.float32)
     body = np.median(patch[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4) & (hat < 0.2 * own)],
                      axis=0).astype(np.float32)
     shade = body * SIDE_SHADE
