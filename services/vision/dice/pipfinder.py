@@ -62,6 +62,8 @@ LONE_SIDES = 3           # a lone pip's die ends, in a step, on all four sides (
 # letter's counter, a dark hole in white ink, made a 1 on a tuning frame reflected at its edge)
 FILL_OFF = 3             # points just inside the face's edges allowed unlike it (a corner: 6)
 MIN_HALF = 240           # px: the half-resolution look only when half is this tall
+SHAPE_SPREAD = 0.5       # a 2's or 3's pips' shapes (flat faces of tuning seed 720001 up to
+# 0.35; a leaning die's side pip with a top pip, tuning seed 710001 frame 324, 0.76)
 MAX_TURN = 35.0          # degrees between a face's pip grid and its die's edges
 SIDE_SPAN = 2.4          # side_pips: the neighbourhood looked at, in die sides
 SIDE_PX = 40             # side_pips: patch pixels per die side
@@ -238,6 +240,13 @@ def grid_maps(pips: list[Pip], used: list[int], fit: Fit) -> list[np.ndarray]:
     return [np.column_stack([d, e]) @ np.linalg.inv(np.column_stack([g, h]))]
 
 
+def _shape_spread(pips: list[Pip], used: list[int]) -> float:
+    """The largest difference between two pips' shapes (second moments, determinant 1): the
+    pips of one face are seen at one slant."""
+    shapes = np.array([pips[i].shape for i in used])
+    return float(np.abs(shapes[:, None] - shapes[None]).max())
+
+
 def _rot(deg: float) -> np.ndarray:
     t = np.radians(deg)
     return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
@@ -372,6 +381,8 @@ def _find_faces(image: np.ndarray, score: FaceScorer) -> tuple[list[Face], list[
         if value == 1:
             ones.append((fit, used))
             continue
+        if value in (2, 3) and _shape_spread(pips, used) > SHAPE_SPREAD:
+            continue  # one pip round, one squashed: a top face's pip and a side face's
         grid = grid_maps(pips, used, fit)[0]
         if not _ends(image, centre, grid, fill=False) or \
                 abs(_edge_turn(image, centre, grid)) > MAX_TURN:
