@@ -38,7 +38,7 @@ def learn_dice(frames: Iterable[np.ndarray], die_mm: float = DIE_MM) -> Learned:
     """A dice calibration learnt from frames of play; CalibrationError naming `frames` when
     too few dice were seen."""
     from services.vision.dice.pipfinder import find_faces
-    from services.vision.dice.reader import score_square
+    from services.vision.dice.reader import score_face
     sides: list[float] = []
     rests: list[tuple[float, float]] = []
     n = used = 0
@@ -46,7 +46,7 @@ def learn_dice(frames: Iterable[np.ndarray], die_mm: float = DIE_MM) -> Learned:
     for image in frames:
         n += 1
         size = (image.shape[1], image.shape[0])
-        faces, _ = find_faces(image, score_square)
+        faces, _ = find_faces(image, score_face)
         sides += [f.side for f in faces]
         if len(faces) == 2:
             used += 1

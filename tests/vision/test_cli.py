@@ -21,7 +21,10 @@ def test_synth_read_eval_calibrate(tmp_path):
     assert [r["file"] for r in rows] == files
     for row, label in zip(rows, manifest["frames"]):
         assert list(row)[:2] == ["file", "kind"] and row["ms"] > 0 and "confidence" in row
-        # no calibration: nothing assumed about the camera; a value read is the true one
+        # no calibration: nothing assumed about the camera; a value read is the true one.
+        # Without a landing area a die off it cannot be told (README: out_of_area).
+        if label.get("reason") == "out_of_area":
+            continue
         if label["no_decision"] or "values" not in row:
             assert row["no_decision"] is True and row["reason"]
         else:

@@ -64,7 +64,7 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> 
     can be seen is `no_dice`."""
     image = _as_bgr(image)
     if calibration is None:
-        return read_uncalibrated(image, score_square, read_dice)
+        return read_uncalibrated(image, score_face, read_dice)
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
