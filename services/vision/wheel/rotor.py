@@ -277,6 +277,11 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     are unwrapped around the wheel (`unwrap_shifts`) and that reading kept if it agrees
     better: a single misread sector must not be propagated, a large bend must be followed."""
     red, green = ring_signals(img, ell)
+    chosen = _read_bend(red, green, layout)
+    return None if chosen is None else straightened(red, green, chosen)
+
+
+def _read_bend(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> RotorReading | None:
     zero, score, margin = phase(red, green, layout)
     centres, shift = local_shifts(red, green, zero, layout)
     first = _bend_from(red, zero, score, margin, centres, shift, layout)
@@ -289,6 +294,34 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     if second is None or (first is not None and first.sectors_off <= second.sectors_off):
         return first
     return second
+
+
+def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading) -> RotorReading:
+    """The reading's score and margin measured again on the ring with its bend undone.
+
+    A tilted camera bends pocket directions by up to a pocket around the wheel, so a rigid
+    template fits only part of the ring at a time; on an American wheel the two green
+    pockets sit on opposite sides and are bent opposite ways, and the margin over an offset
+    two pockets away (the same red/black) falls to a few hundredths. Sampling the signals
+    where the fitted bend puts each template bin (`angle_of`) makes the pattern rigid again;
+    the score is then the template's at the fitted zero, and the margin its lead over every
+    offset a pocket or more away: negative when the straightened ring prefers another zero.
+    """
+    f_red, f_green, n_red, n_green = _template_spectra(reading.layout)
+    where = reading.angle_of(np.rad2deg(_THETA) / reading.layout.pitch, RING_R)
+    pos = where * (BINS / 360.0) - 0.5
+    i0 = np.floor(pos).astype(int)
+    t = pos - i0
+    i0, i1 = i0 % BINS, (i0 + 1) % BINS
+    r_s = _z(red[i0] * (1 - t) + red[i1] * t)
+    g_s = _z(green[i0] * (1 - t) + green[i1] * t)
+    score = _correlate(r_s, f_red) / n_red + GREEN_WEIGHT * _correlate(g_s, f_green) / n_green
+    score /= 1 + GREEN_WEIGHT
+    # the template's zero sits at bin centre 0.5 on the straightened ring: bins 0 and -1
+    here = float(max(score[0], score[-1]))
+    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
+    other = float(score[away >= BINS / reading.layout.n].max())
+    return replace(reading, score=here, margin=here - other)
 
 
 def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
