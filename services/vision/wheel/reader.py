@@ -18,7 +18,7 @@ from services.vision.wheel import reasons as R
 from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.hidden import arm_across, glare_in_ring
 from services.vision.wheel.layout import WheelLayout, get_layout
-from services.vision.wheel.locate import Ellipse, locate_rotor
+from services.vision.wheel.locate import Ellipse, inner_rotor, locate_rotor
 from services.vision.wheel.reading import WheelReading
 from services.vision.wheel.rotor import RotorReading, read_rotor
 from services.vision.wheel.strips import (
@@ -78,6 +78,11 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
             return _no(layout, R.NO_WHEEL)
         ell, agreement = found
     rotor = read_rotor(frame, ell, layout)
+    if calibration is None and not _reads(rotor):
+        inner = inner_rotor(frame, ell)
+        again = None if inner is None else read_rotor(frame, inner[0], layout)
+        if inner is not None and _reads(again):
+            (ell, agreement), rotor = inner, again
     if rotor is None:  # too few red/black boundaries: not a number ring, or hidden
         return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
                    else R.NO_WHEEL, ell)
@@ -87,6 +92,13 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
         return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
                    else R.NO_WHEEL, ell)
     return _read_ball(frame, layout, ell, rotor)
+
+
+def _reads(rotor: RotorReading | None) -> bool:
+    """The number ring read as well as a decision needs (the thresholds of `_in_pocket_ring`)."""
+    return rotor is not None and rotor.score >= ROTOR_SCORE_MIN and \
+        rotor.margin >= ROTOR_MARGIN_MIN and rotor.boundaries >= BOUNDARIES_MIN and \
+        rotor.residual <= WARP_RESIDUAL_MAX and rotor.sectors_off <= SECTORS_OFF_MAX
 
 
 def _check_frame(frame) -> None:
