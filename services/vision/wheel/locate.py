@@ -74,12 +74,12 @@ class Ellipse:
 
     def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
-        m = self.to_image()
-        u = np.cos(theta)[:, None] * r[None, :]
-        v = np.sin(theta)[:, None] * r[None, :]
-        mx = (m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32)
-        my = (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32)
-        return mx, my
+        m = self.to_image().astype(np.float32)  # float32 throughout, as `points`
+        t = np.asarray(theta, dtype=np.float32)
+        r = np.asarray(r, dtype=np.float32)
+        u = np.cos(t)[:, None] * r[None, :]
+        v = np.sin(t)[:, None] * r[None, :]
+        return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:
@@ -162,7 +162,8 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
     c = np.concatenate([np.zeros((N_DIRS, 1), np.float32), np.cumsum(e, 1)], 1)
     idx = np.arange(k, n - k)
-    step = (c[:, idx] - c[:, idx - k]) - (c[:, idx + k] - c[:, idx])  # busy inside, calm out
+    # busy inside, calm out: (c[idx] - c[idx - k]) - (c[idx + k] - c[idx]), on slices
+    step = 2 * c[:, k:n - k] - c[:, :n - 2 * k] - c[:, 2 * k:n]
     best = step.max(1, keepdims=True)
     peak = np.zeros(step.shape, bool)
     peak[:, 1:-1] = (step[:, 1:-1] >= step[:, :-2]) & (step[:, 1:-1] >= step[:, 2:])

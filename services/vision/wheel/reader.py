@@ -53,7 +53,18 @@ BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.
 # tuning frames: elongation <= 1.47, whiteness >= 0.98 but for one at 0.76; the nearest
 # look-alikes that were round enough (blurred streaks) reached whiteness 0.73
 AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
+# Plain silver pockets (floors over half as bright as the frets) leave a settled ball less
+# above them: on 146 settled balls of steel-style tuning frames (first generator, seed
+# 515070, cameras tilted up to 25 degrees and as near as 2.5 rotor radii) whiteness fell to
+# 0.63, while the ball stayed about as bright as the frets (brightness >= 0.97) and round
+# (elongation <= 1.30). There, lamp reflections over a ball (seed 515062) passed as balls at
+# elongation 1.49-1.55 and the ghost of a moving ball measured brightness 0.79. So, on such
+# floors, a round ball as bright as the frets with whiteness >= 0.55 is white enough.
+PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
+# Peaks looked for only near it: on plain silver pockets the number ring's edge beside a
+# green pocket leaves bright leftovers at the strip's top row (0.88) that took all 8 places
+PEAK_RADIUS = (0.62, 0.86)
 # Off the rotor (only the reason depends on it): against the plain wood around it
 BOWL_WHITENESS_MIN = 0.45
 BOWL_ELONGATION_MAX = 1.45   # round: a ball resting there, not one running past
@@ -110,14 +121,14 @@ def _check_frame(frame) -> None:
 
 def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
     return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
-            and s.contrast >= BALL_CONTRAST_MIN and s.whiteness >= whiteness_min
-            and not s.edge)
+            and s.contrast >= BALL_CONTRAST_MIN and not s.edge
+            and (s.whiteness >= whiteness_min or _white_on_plain(s)))
 
 
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
     strip = pocket_strip(frame, ell, rotor)
-    candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True),
-                              layout, strip)
+    candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True,
+                                    r_range=PEAK_RADIUS), layout, strip)
     inside = [s for s in candidates if _ball_like(s) and BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]
               and not _repeats(s, candidates, layout.n)]
     if inside:
@@ -151,8 +162,14 @@ def _repeats(s: Spot, others: list[Spot], n: int) -> bool:
     return False
 
 
+def _white_on_plain(s: Spot) -> bool:
+    return (s.floor_level >= PLAIN["floor_level"] and s.brightness >= PLAIN["brightness"]
+            and s.whiteness >= PLAIN["whiteness"] and s.elongation <= PLAIN["elongation"])
+
+
 def _at_rest(s: Spot) -> bool:
-    return (s.elongation <= AT_REST["elongation"] and s.whiteness >= AT_REST["whiteness"]
+    return (s.elongation <= AT_REST["elongation"]
+            and (s.whiteness >= AT_REST["whiteness"] or _white_on_plain(s))
             and s.contrast >= AT_REST["contrast"])
 
 
