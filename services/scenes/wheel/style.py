@@ -69,6 +69,11 @@ EXTRA_STYLES: dict[str, WheelStyle] = {s.name: s for s in (
                digits=(235, 235, 235), frets=(212, 212, 216), cone=(120, 120, 125),
                turret=(215, 215, 220), deflector=(210, 210, 215), pockets_coloured=False,
                plain=(165, 165, 170), green_plain=True),
+    WheelStyle("chrome", bowl=(60, 60, 66), track=(175, 175, 178), lower=(140, 140, 145),
+               red=(40, 35, 170), black=(30, 28, 28), green=(45, 125, 25),
+               digits=(240, 240, 240), frets=(222, 222, 226), cone=(150, 150, 155),
+               turret=(225, 225, 230), deflector=(220, 220, 225), pockets_coloured=False,
+               plain=(192, 192, 196), green_plain=True, deflectors=0, turret_kind="spire"),
 )}
 
 

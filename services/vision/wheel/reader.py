@@ -60,7 +60,9 @@ AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
 # (elongation <= 1.30). There, lamp reflections over a ball (seed 515062) passed as balls at
 # elongation 1.49-1.55 and the ghost of a moving ball measured brightness 0.79. So, on such
 # floors, a round ball as bright as the frets with whiteness >= 0.55 is white enough.
-PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35}
+# Only the ball's brightest part stands above half its peak there: its area fell to 0.35.
+PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35,
+         "area": 0.3}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 # Peaks looked for only near it: on plain silver pockets the number ring's edge beside a
 # green pocket leaves bright leftovers at the strip's top row (0.88) that took all 8 places
@@ -120,9 +122,11 @@ def _check_frame(frame) -> None:
 
 
 def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
-    return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
+    plain = _white_on_plain(s)
+    return ((BALL_AREA[0] if not plain else PLAIN["area"]) <= s.area <= BALL_AREA[1]
+            and s.elongation <= BALL_ELONGATION_MAX
             and s.contrast >= BALL_CONTRAST_MIN and not s.edge
-            and (s.whiteness >= whiteness_min or _white_on_plain(s)))
+            and (s.whiteness >= whiteness_min or plain))
 
 
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
