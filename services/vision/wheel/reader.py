@@ -53,6 +53,10 @@ BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.
 # tuning frames: elongation <= 1.47, whiteness >= 0.98 but for one at 0.76; the nearest
 # look-alikes that were round enough (blurred streaks) reached whiteness 0.73
 AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
+# A settled ball's area at half height: <= 1.08 ball areas on 751 correct readings (tuning
+# region, and the first generator with cameras up to 25 degrees and 2.5 radii; seeds
+# 515140-515141) but one at 1.60; the fingers of a hand over a ball merged with it at 1.68.
+WHOLE_BALL_AREA_MAX = 1.45
 # Plain silver pockets (floors over half as bright as the frets) leave a settled ball less
 # above them: on 146 settled balls of steel-style tuning frames (first generator, seed
 # 515070, cameras tilted up to 25 degrees and as near as 2.5 rotor radii) whiteness fell to
@@ -189,6 +193,8 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
     geo["scores"].update(offset=offset)
     if abs(offset) > FRET_LIMIT:
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    if ball.area > WHOLE_BALL_AREA_MAX:  # something bright joins the ball: a hand by it
+        return _no(layout, R.OCCLUDED, ell, **geo)
     if not _at_rest(ball):  # a ball-like smear, not a sharp ball: still moving
         return _no(layout, R.BALL_MOVING, ell, **geo)
     run = rotor.longest_unseen_run()[0]
