@@ -18,14 +18,15 @@ from services.vision.wheel.reader import read_wheel
 
 
 @lru_cache(maxsize=8)
-def _wide(seed: int, index: int, style: str | None):
+def _wide(seed: int, index: int, style: str | None, pocket_rate: float = 0.7,
+          variant: str | None = None):
     """The dev harness's recipe: half the nuisances, cameras tilted up to 25 degrees and as
-    near as 2.5 rotor radii, European or American."""
+    near as 2.5 rotor radii, European or American (drawn unless given)."""
     rng = np.random.default_rng([seed, index])
     names = [x for x in nz.NUISANCES if rng.random() < 0.5]
-    variant = "american" if rng.random() < 0.5 else "european"
+    variant = variant or ("american" if rng.random() < 0.5 else "european")
     image, label = render_wheel_scene(rng, variant, style=style, nuisances=names,
-                                      pocket_rate=0.7, tilt_max=25, dist_min=2.5)
+                                      pocket_rate=pocket_rate, tilt_max=25, dist_min=2.5)
     return image, label
 
 
@@ -66,3 +67,19 @@ def test_wider_generator_options_leave_the_labelled_sets_alone():
     assert pick_style(np.random.default_rng(0), "steel").name == "steel"
     with pytest.raises(ValueError, match="style"):
         pick_style(np.random.default_rng(0), "unknown")
+
+
+def test_zero_read_again_where_the_straightened_ring_puts_it():
+    # the rigid template's best zero was wrong here: straightened margin -0.68, refused;
+    # read again from the zero the straightened ring prefers, it is right and sure
+    image, label = _wide(515110, 57, None, 0.7, "american")
+    reading = read_wheel(image, "american")
+    assert reading.pocket == label.pocket, reading.reason
+    assert reading.scores["rotor_margin"] > 2 * R.ROTOR_MARGIN_MIN
+
+
+def test_hand_beside_the_ball_is_occluded_not_decided():
+    image, label = _wide(515130, 20, None, 0.0)
+    assert label.reason == "occluded"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "occluded"
