@@ -257,7 +257,9 @@ def _geometry(layout, ell: Ellipse, rotor: RotorReading, strip: Strip | None,
         geo["ball_xy"] = (float(strip.mx[row, col]), float(strip.my[row, col]))
         geo["ball_position"] = float(ball.position)
         geo["scores"].update(ball_contrast=ball.contrast, ball_area=ball.area,
-                             ball_elongation=ball.elongation, ball_radius=ball.r)
+                             ball_elongation=ball.elongation, ball_radius=ball.r,
+                             ball_whiteness=ball.whiteness, ball_brightness=ball.brightness,
+                             floor_level=ball.floor_level)
     return geo
 
 

@@ -148,8 +148,9 @@ class Spot:
 
     @property
     def floor_level(self) -> float:
-        """Pocket floors over the frets nearby: ~0.1-0.4 on coloured pockets, 0.55-0.8 on
-        plain silver ones (where a ball stands out less above them: `whiteness` is lower)."""
+        """Pocket floors (30th percentile nearby) over the frets: mostly under 0.5 on
+        coloured pockets (0.57 at most on 376 balls of tuning frames), up to 0.82 on plain
+        silver ones (where a ball stands out less above them: `whiteness` is lower)."""
         return self.floor / max(self.top, 10.0)
 
 
