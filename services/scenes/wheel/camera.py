@@ -45,8 +45,14 @@ class Shot:
         return nz.warp_points(np.asarray(pts_1x, np.float64), self.h_nuisance @ self.h_cam)
 
 
-def camera_homography(rng: np.random.Generator, size1: int) -> tuple[np.ndarray, float]:
-    """Canonical 1x -> image for a camera D rotor radii away, tilted up to 14 degrees."""
+TILT_MAX = 14.0    # degrees; the labelled sets' cameras (wider ranges are asked for by name)
+DIST_MIN = 5.0     # rotor radii from the wheel (to 9): nearer cameras see more perspective
+
+
+def camera_homography(rng: np.random.Generator, size1: int, tilt_max: float = TILT_MAX,
+                      dist_min: float = DIST_MIN) -> tuple[np.ndarray, float]:
+    """Canonical 1x -> image for a camera `dist_min`-9 rotor radii away, tilted up to
+    `tilt_max` degrees."""
     rotor_px = rng.uniform(118, 142)
     cx = FRAME_W / 2 + rng.uniform(-25, 25)
     cy = FRAME_H / 2 + rng.uniform(-18, 18)
@@ -55,9 +61,9 @@ def camera_homography(rng: np.random.Generator, size1: int) -> tuple[np.ndarray,
     to_world = np.array([[np.cos(yaw) / PX1, -np.sin(yaw) / PX1, 0.0],
                          [np.sin(yaw) / PX1, np.cos(yaw) / PX1, 0.0], [0, 0, 1.0]])
     to_world = to_world @ np.array([[1, 0, -c1], [0, 1, -c1], [0, 0, 1.0]])
-    tilt, axis = np.deg2rad(rng.uniform(0, 14)), rng.uniform(0, 2 * np.pi)
+    tilt, axis = np.deg2rad(rng.uniform(0, tilt_max)), rng.uniform(0, 2 * np.pi)
     rot, _ = cv2.Rodrigues(np.array([np.cos(axis), np.sin(axis), 0.0]) * tilt)
-    dist = rng.uniform(5.0, 9.0)
+    dist = rng.uniform(dist_min, 9.0)
     f = rotor_px * dist
     k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
     ext = np.column_stack([rot[:, 0], rot[:, 1], [0, 0, dist]])
@@ -97,9 +103,10 @@ def lamp(rng: np.random.Generator, centre: tuple[float, float]) -> np.ndarray:
 
 
 def make_shot(rng: np.random.Generator, variant: str, style: WheelStyle | None,
-              nuisances: tuple[str, ...]) -> Shot:
+              nuisances: tuple[str, ...], tilt_max: float = TILT_MAX,
+              dist_min: float = DIST_MIN) -> Shot:
     size1 = (canvas_size(style, PX2) + 1) // 2 if style else 2 * PX1
-    h_cam, rotor_px = camera_homography(rng, size1)
+    h_cam, rotor_px = camera_homography(rng, size1, tilt_max, dist_min)
     centre = nz.warp_points(np.array([[size1 / 2.0, size1 / 2.0]]), h_cam)[0]
     avoid = (centre[0], centre[1], 1.5 * rotor_px * 1.6) if style else None
     bg = table(rng, avoid)

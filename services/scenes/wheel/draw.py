@@ -84,7 +84,8 @@ def rotor_layer(style: WheelStyle, variant: str, px: int) -> tuple[np.ndarray, n
     pocket_r = int(b.numbers_in * px)
     for k, col in enumerate(layout.colours):
         a0, a1 = k * layout.pitch - half, k * layout.pitch + half
-        fill = colour[col] if style.pockets_coloured else style.plain
+        fill = colour[col] if style.pockets_coloured or (
+            style.green_plain and col == GREEN_C) else style.plain
         recessed = tuple(int(v * 0.85) for v in fill)  # a little darker than the ring
         cv2.ellipse(img, c, (pocket_r, pocket_r), 0, a0, a1, recessed, -1, AA)
     _cone_and_turret(img, c, px, style)

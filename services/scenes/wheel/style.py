@@ -29,6 +29,7 @@ class WheelStyle:
     deflector: BGR
     pockets_coloured: bool = True  # pocket bottoms in the number's colour (else `plain`)
     plain: BGR = (40, 70, 110)
+    green_plain: bool = False      # plain pockets, but the zero(s) green
     turret_kind: str = "cross"     # "cross" (4 arms) or "spire"
     deflectors: int = 8            # 0 on low-profile wheels
     bands: Bands = Bands()
@@ -60,6 +61,22 @@ STYLES: dict[str, WheelStyle] = {s.name: s for s in (
 )}
 
 
+# Named only (never drawn at random, so the labelled sets stay as they were): styles that
+# widen the generator, e.g. a steel wheel with plain silver pockets and metal tracks.
+EXTRA_STYLES: dict[str, WheelStyle] = {s.name: s for s in (
+    WheelStyle("steel", bowl=(45, 55, 70), track=(150, 150, 152), lower=(120, 120, 125),
+               red=(38, 32, 178), black=(28, 26, 26), green=(45, 125, 25),
+               digits=(235, 235, 235), frets=(212, 212, 216), cone=(120, 120, 125),
+               turret=(215, 215, 220), deflector=(210, 210, 215), pockets_coloured=False,
+               plain=(165, 165, 170), green_plain=True),
+    WheelStyle("chrome", bowl=(60, 60, 66), track=(175, 175, 178), lower=(140, 140, 145),
+               red=(40, 35, 170), black=(30, 28, 28), green=(45, 125, 25),
+               digits=(240, 240, 240), frets=(222, 222, 226), cone=(150, 150, 155),
+               turret=(225, 225, 230), deflector=(220, 220, 225), pockets_coloured=False,
+               plain=(192, 192, 196), green_plain=True, deflectors=0, turret_kind="spire"),
+)}
+
+
 def _jitter_colour(rng: np.random.Generator, c: BGR, amount: float) -> BGR:
     gain = rng.uniform(1 - amount, 1 + amount, 3)
     return tuple(int(v) for v in np.clip(np.asarray(c) * gain, 0, 255))  # type: ignore[return-value]
@@ -84,6 +101,7 @@ def pick_style(rng: np.random.Generator, name: str | None = None,
     if name is None:
         names = [n for n, s in STYLES.items() if s.deflectors or not with_deflectors]
         name = names[int(rng.integers(len(names)))]
-    if name not in STYLES:
-        raise ValueError(f"style: unknown wheel style {name!r}; known: {', '.join(STYLES)}")
-    return jittered(STYLES[name], rng)
+    known = STYLES | EXTRA_STYLES
+    if name not in known:
+        raise ValueError(f"style: unknown wheel style {name!r}; known: {', '.join(known)}")
+    return jittered(known[name], rng)

@@ -74,12 +74,12 @@ class Ellipse:
 
     def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
-        m = self.to_image()
-        u = np.cos(theta)[:, None] * r[None, :]
-        v = np.sin(theta)[:, None] * r[None, :]
-        mx = (m[0, 0] * u + m[0, 1] * v + m[0, 2]).astype(np.float32)
-        my = (m[1, 0] * u + m[1, 1] * v + m[1, 2]).astype(np.float32)
-        return mx, my
+        m = self.to_image().astype(np.float32)  # float32 throughout, as `points`
+        t = np.asarray(theta, dtype=np.float32)
+        r = np.asarray(r, dtype=np.float32)
+        u = np.cos(t)[:, None] * r[None, :]
+        v = np.sin(t)[:, None] * r[None, :]
+        return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:
@@ -162,7 +162,8 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
     c = np.concatenate([np.zeros((N_DIRS, 1), np.float32), np.cumsum(e, 1)], 1)
     idx = np.arange(k, n - k)
-    step = (c[:, idx] - c[:, idx - k]) - (c[:, idx + k] - c[:, idx])  # busy inside, calm out
+    # busy inside, calm out: (c[idx] - c[idx - k]) - (c[idx + k] - c[idx]), on slices
+    step = 2 * c[:, k:n - k] - c[:, :n - 2 * k] - c[:, 2 * k:n]
     best = step.max(1, keepdims=True)
     peak = np.zeros(step.shape, bool)
     peak[:, 1:-1] = (step[:, 1:-1] >= step[:, :-2]) & (step[:, 1:-1] >= step[:, 2:])
@@ -187,7 +188,7 @@ def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
         return None
     start = Ellipse(cx, cy, r0, r0, 0.0)
     best = _refine(img, start, outermost=True)
-    if best is None or best[1] < 0.85:  # poor agreement: try the other first-pass rule
+    if best is None or best[1] < 0.9:  # poor agreement: try the other first-pass rule
         other = _refine(img, start, outermost=False)
         if other is not None and (best is None or other[1] > best[1]):
             best = other
@@ -211,3 +212,18 @@ def _refine(img: np.ndarray, start: Ellipse, outermost: bool) -> tuple[Ellipse, 
         again = fit_rotor_edge(img, found[0], 0.82, 1.2, 48, 0.07)
         found = again if again is not None and again[1] >= found[1] else found
     return fit_rotor_edge(img, found[0], 0.88, 1.12, 36, 0.06)
+
+
+def inner_rotor(img: np.ndarray, found: Ellipse) -> tuple[Ellipse, float] | None:
+    """The rotor's edge looked for inside `found`, for when the number ring does not read
+    on it: a ring of bright deflectors on a dark bowl (black lacquer, 16 of them) alternates
+    nearly as fast as the numbers, and its outer side, 1.1-1.25 rotor radii out, can win the
+    edge search. Searched from 0.87 of `found`, taking the strongest edge per direction."""
+    guess = Ellipse(found.cx, found.cy, found.a * 0.87, found.b * 0.87, found.angle)
+    first = fit_rotor_edge(img, guess, 0.9, 1.1, 36, 0.05, outermost=False)
+    if first is None:
+        return None
+    again = fit_rotor_edge(img, first[0], 0.92, 1.08, 32, 0.05, outermost=False)
+    best = again if again is not None and again[1] >= first[1] else first
+    ok = plausible(best[0], img.shape) and best[0].radius < 0.97 * found.radius
+    return best if ok else None

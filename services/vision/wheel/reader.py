@@ -18,7 +18,7 @@ from services.vision.wheel import reasons as R
 from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.hidden import arm_across, glare_in_ring
 from services.vision.wheel.layout import WheelLayout, get_layout
-from services.vision.wheel.locate import Ellipse, locate_rotor
+from services.vision.wheel.locate import Ellipse, inner_rotor, locate_rotor
 from services.vision.wheel.reading import WheelReading
 from services.vision.wheel.rotor import RotorReading, read_rotor
 from services.vision.wheel.strips import (
@@ -53,7 +53,24 @@ BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.
 # tuning frames: elongation <= 1.47, whiteness >= 0.98 but for one at 0.76; the nearest
 # look-alikes that were round enough (blurred streaks) reached whiteness 0.73
 AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
+# A settled ball's area at half height: <= 1.08 ball areas on 751 correct readings (tuning
+# region, and the first generator with cameras up to 25 degrees and 2.5 radii; seeds
+# 515140-515141) but one at 1.60; the fingers of a hand over a ball merged with it at 1.68.
+WHOLE_BALL_AREA_MAX = 1.45
+# Plain silver pockets (floors over half as bright as the frets) leave a settled ball less
+# above them: on 146 settled balls of steel-style tuning frames (first generator, seed
+# 515070, cameras tilted up to 25 degrees and as near as 2.5 rotor radii) whiteness fell to
+# 0.63, while the ball stayed about as bright as the frets (brightness >= 0.97) and round
+# (elongation <= 1.30). There, lamp reflections over a ball (seed 515062) passed as balls at
+# elongation 1.49-1.55 and the ghost of a moving ball measured brightness 0.79. So, on such
+# floors, a round ball as bright as the frets with whiteness >= 0.55 is white enough.
+# Only the ball's brightest part stands above half its peak there: its area fell to 0.35.
+PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35,
+         "area": 0.3}
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
+# Peaks looked for only near it: on plain silver pockets the number ring's edge beside a
+# green pocket leaves bright leftovers at the strip's top row (0.88) that took all 8 places
+PEAK_RADIUS = (0.62, 0.86)
 # Off the rotor (only the reason depends on it): against the plain wood around it
 BOWL_WHITENESS_MIN = 0.45
 BOWL_ELONGATION_MAX = 1.45   # round: a ball resting there, not one running past
@@ -78,6 +95,11 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
             return _no(layout, R.NO_WHEEL)
         ell, agreement = found
     rotor = read_rotor(frame, ell, layout)
+    if calibration is None and not _reads(rotor):
+        inner = inner_rotor(frame, ell)
+        again = None if inner is None else read_rotor(frame, inner[0], layout)
+        if inner is not None and _reads(again):
+            (ell, agreement), rotor = inner, again
     if rotor is None:  # too few red/black boundaries: not a number ring, or hidden
         return _no(layout, R.ROTOR_UNREADABLE if agreement >= EDGE_AGREEMENT_MIN
                    else R.NO_WHEEL, ell)
@@ -89,6 +111,13 @@ def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -
     return _read_ball(frame, layout, ell, rotor)
 
 
+def _reads(rotor: RotorReading | None) -> bool:
+    """The number ring read as well as a decision needs (the thresholds of `_in_pocket_ring`)."""
+    return rotor is not None and rotor.score >= ROTOR_SCORE_MIN and \
+        rotor.margin >= ROTOR_MARGIN_MIN and rotor.boundaries >= BOUNDARIES_MIN and \
+        rotor.residual <= WARP_RESIDUAL_MAX and rotor.sectors_off <= SECTORS_OFF_MAX
+
+
 def _check_frame(frame) -> None:
     if not (isinstance(frame, np.ndarray) and frame.ndim == 3 and frame.shape[2] == 3
             and frame.dtype == np.uint8):
@@ -97,15 +126,17 @@ def _check_frame(frame) -> None:
 
 
 def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
-    return (BALL_AREA[0] <= s.area <= BALL_AREA[1] and s.elongation <= BALL_ELONGATION_MAX
-            and s.contrast >= BALL_CONTRAST_MIN and s.whiteness >= whiteness_min
-            and not s.edge)
+    plain = _white_on_plain(s)
+    return ((BALL_AREA[0] if not plain else PLAIN["area"]) <= s.area <= BALL_AREA[1]
+            and s.elongation <= BALL_ELONGATION_MAX
+            and s.contrast >= BALL_CONTRAST_MIN and not s.edge
+            and (s.whiteness >= whiteness_min or plain))
 
 
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
     strip = pocket_strip(frame, ell, rotor)
-    candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True),
-                              layout, strip)
+    candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True,
+                                    r_range=PEAK_RADIUS), layout, strip)
     inside = [s for s in candidates if _ball_like(s) and BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]
               and not _repeats(s, candidates, layout.n)]
     if inside:
@@ -139,8 +170,14 @@ def _repeats(s: Spot, others: list[Spot], n: int) -> bool:
     return False
 
 
+def _white_on_plain(s: Spot) -> bool:
+    return (s.floor_level >= PLAIN["floor_level"] and s.brightness >= PLAIN["brightness"]
+            and s.whiteness >= PLAIN["whiteness"] and s.elongation <= PLAIN["elongation"])
+
+
 def _at_rest(s: Spot) -> bool:
-    return (s.elongation <= AT_REST["elongation"] and s.whiteness >= AT_REST["whiteness"]
+    return (s.elongation <= AT_REST["elongation"]
+            and (s.whiteness >= AT_REST["whiteness"] or _white_on_plain(s))
             and s.contrast >= AT_REST["contrast"])
 
 
@@ -156,6 +193,8 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
     geo["scores"].update(offset=offset)
     if abs(offset) > FRET_LIMIT:
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    if ball.area > WHOLE_BALL_AREA_MAX:  # something bright joins the ball: a hand by it
+        return _no(layout, R.OCCLUDED, ell, **geo)
     if not _at_rest(ball):  # a ball-like smear, not a sharp ball: still moving
         return _no(layout, R.BALL_MOVING, ell, **geo)
     run = rotor.longest_unseen_run()[0]
@@ -218,7 +257,9 @@ def _geometry(layout, ell: Ellipse, rotor: RotorReading, strip: Strip | None,
         geo["ball_xy"] = (float(strip.mx[row, col]), float(strip.my[row, col]))
         geo["ball_position"] = float(ball.position)
         geo["scores"].update(ball_contrast=ball.contrast, ball_area=ball.area,
-                             ball_elongation=ball.elongation, ball_radius=ball.r)
+                             ball_elongation=ball.elongation, ball_radius=ball.r,
+                             ball_whiteness=ball.whiteness, ball_brightness=ball.brightness,
+                             floor_level=ball.floor_level)
     return geo
 
 

@@ -278,6 +278,27 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     better: a single misread sector must not be propagated, a large bend must be followed."""
     red, green = ring_signals(img, ell)
     zero, score, margin = phase(red, green, layout)
+    chosen = _read_bend(red, green, layout, zero, score, margin)
+    if chosen is None:
+        return None
+    reading, best = straightened(red, green, chosen)
+    if reading.margin >= RETRY_MARGIN:
+        return reading
+    # The straightened ring prefers another zero (a strong bend can pull the rigid
+    # template's best offset a pocket or two aside, or from 0 to 00): start again from it,
+    # with every check, and keep whichever reading is surer.
+    again = _read_bend(red, green, layout, reading.angle_of(best, RING_R), score, margin)
+    if again is None:
+        return reading
+    other, _ = straightened(red, green, again)
+    return other if other.margin > reading.margin else reading
+
+
+RETRY_MARGIN = 0.2  # below it, the zero the straightened ring prefers is tried too
+
+
+def _read_bend(red: np.ndarray, green: np.ndarray, layout: WheelLayout, zero: float,
+               score: float, margin: float) -> RotorReading | None:
     centres, shift = local_shifts(red, green, zero, layout)
     first = _bend_from(red, zero, score, margin, centres, shift, layout)
     if first is not None and first.sectors_off == 0:
@@ -289,6 +310,38 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     if second is None or (first is not None and first.sectors_off <= second.sectors_off):
         return first
     return second
+
+
+def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
+                 ) -> tuple[RotorReading, float]:
+    """The reading's score and margin measured again on the ring with its bend undone.
+
+    A tilted camera bends pocket directions by up to a pocket around the wheel, so a rigid
+    template fits only part of the ring at a time; on an American wheel the two green
+    pockets sit on opposite sides and are bent opposite ways, and the margin over an offset
+    two pockets away (the same red/black) falls to a few hundredths. Sampling the signals
+    where the fitted bend puts each template bin (`angle_of`) makes the pattern rigid again;
+    the score is then the template's at the fitted zero, and the margin its lead over every
+    offset a pocket or more away: negative when the straightened ring prefers another zero.
+    Also returns where that ring's best offset is, in pockets from the reading's zero.
+    """
+    f_red, f_green, n_red, n_green = _template_spectra(reading.layout)
+    where = reading.angle_of(np.rad2deg(_THETA) / reading.layout.pitch, RING_R)
+    pos = where * (BINS / 360.0) - 0.5
+    i0 = np.floor(pos).astype(int)
+    t = pos - i0
+    i0, i1 = i0 % BINS, (i0 + 1) % BINS
+    r_s = _z(red[i0] * (1 - t) + red[i1] * t)
+    g_s = _z(green[i0] * (1 - t) + green[i1] * t)
+    score = _correlate(r_s, f_red) / n_red + GREEN_WEIGHT * _correlate(g_s, f_green) / n_green
+    score /= 1 + GREEN_WEIGHT
+    # the template's zero sits at bin centre 0.5 on the straightened ring: bins 0 and -1
+    here = float(max(score[0], score[-1]))
+    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
+    other = float(score[away >= BINS / reading.layout.n].max())
+    j = int(np.argmax(score))
+    best = ((j + BINS // 2) % BINS - BINS // 2) * (360.0 / BINS) / reading.layout.pitch
+    return replace(reading, score=here, margin=here - other), best
 
 
 def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
