@@ -142,14 +142,20 @@ def group(pips: list[Pip]) -> list[list[int]]:
             i = parent[i]
         return i
 
+    # All pairs at once (the same float operations as pair by pair; the partition into
+    # groups does not depend on the order the links are made in).
     xy = np.array([(p.x, p.y) for p in pips]).reshape(-1, 2)
-    for i, p in enumerate(pips):
-        d = np.hypot(*(xy[i + 1:] - xy[i]).T)
-        for j in np.nonzero(d < LINK * p.r * 1.15)[0] + i + 1:
-            q = pips[j]
-            if q.dark == p.dark and 0.7 < q.r / p.r < 1.43 and \
-                    d[j - i - 1] < LINK * (p.r + q.r) / 2:
-                parent[root(i)] = root(int(j))
+    r = np.array([p.r for p in pips])
+    dark = np.array([p.dark for p in pips], bool)
+    first, second = np.triu_indices(len(pips), 1)
+    dx, dy = (xy[second] - xy[first]).T
+    d = np.hypot(dx, dy)
+    ri, rj = r[first], r[second]
+    ratio = rj / ri
+    linked = (d < LINK * ri * 1.15) & (dark[first] == dark[second]) & (0.7 < ratio) & \
+        (ratio < 1.43) & (d < LINK * (ri + rj) / 2)
+    for a, b in zip(first[linked].tolist(), second[linked].tolist()):
+        parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for i in range(len(pips)):
         groups.setdefault(root(i), []).append(i)
@@ -179,12 +185,12 @@ def fit_face(pips: list[Pip], members: list[int]) -> tuple[Fit, list[int]] | Non
 
 def _fit(pips: list[Pip], members: list[int]) -> Fit | None:
     """(centre, die side, angle, value) of the pip grid these pips make, or None."""
-    xy = np.array([(pips[i].x, pips[i].y) for i in members])
-    r = float(np.mean([pips[i].r for i in members]))
-    if len(members) == 1:
-        return (float(xy[0, 0]), float(xy[0, 1])), r / 0.31 / PIP_OFFSET, 0.0, 1
     if len(members) > 6:
         return None
+    xy = np.array([(pips[i].x, pips[i].y) for i in members])
+    r = _mean([pips[i].r for i in members])
+    if len(members) == 1:
+        return (float(xy[0, 0]), float(xy[0, 1])), r / 0.31 / PIP_OFFSET, 0.0, 1
     c = xy.mean(0)
     rel = xy - c
     far = int(np.argmax(np.hypot(*rel.T)))
@@ -238,6 +244,14 @@ def grid_maps(pips: list[Pip], used: list[int], fit: Fit) -> list[np.ndarray]:
     h = np.array([-g[1], g[0]])
     e = root @ _rot(90) @ np.linalg.solve(root, d)
     return [np.column_stack([d, e]) @ np.linalg.inv(np.column_stack([g, h]))]
+
+
+def _mean(values: list[float]) -> float:
+    """float(np.mean(values)), the same value: below 8 values numpy adds them in turn as
+    Python does (pairwise from 8 on), without numpy's overhead on a short list."""
+    if len(values) < 8:
+        return sum(values) / len(values)
+    return float(np.mean(values))
 
 
 def _shape_spread(pips: list[Pip], used: list[int]) -> float:
@@ -511,9 +525,9 @@ def read_uncalibrated(image: np.ndarray, score: FaceScorer, classic: Classic) ->
     faces = _once(faces)
     used = {i for f in faces for i in f.pips}
     for f in faces:
-        stray = [p for i, p in enumerate(pips) if i not in used and _beside(f, p, pips)]
+        stray = _strays(f, pips, used)
         if stray:
-            return no_decision("dice", "cocked", stray=len(stray), **detail)
+            return no_decision("dice", "cocked", stray=stray, **detail)
         side = side_pips(image, f, pips[f.pips[0]].dark)
         if side:
             return no_decision("dice", "cocked", side_pips=side, **detail)
@@ -614,18 +628,25 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     return found
 
 
-def _beside(face: Face, p: Pip, pips: list[Pip]) -> bool:
-    """Is this pip, not one of the face's, a pip of another face touching it (the side face
-    of a leaning die, a die on a die)? Of the face's pips' polarity and size, outside the
-    face's square and within CROWD sides of its centre."""
+def _strays(face: Face, pips: list[Pip], used: set[int]) -> int:
+    """How many pips, none of any face's, are pips of another face touching this one (the
+    side face of a leaning die, a die on a die)? Of the face's pips' polarity and size,
+    outside the face's square and within CROWD sides of its centre (all pips at once)."""
     own = [pips[i] for i in face.pips]
-    r = float(np.mean([q.r for q in own]))
-    if p.dark != own[0].dark or not 0.7 < p.r / r < 1.43:
-        return False
+    r = _mean([q.r for q in own])
+    rest = [p for i, p in enumerate(pips) if i not in used]
+    if not rest:
+        return 0
+    pr = np.array([p.r for p in rest])
+    same = np.array([p.dark == own[0].dark for p in rest]) & (0.7 < pr / r) & (pr / r < 1.43)
     t = np.radians(face.angle)
-    dx, dy = p.x - face.centre[0], p.y - face.centre[1]
-    u, v = dx * np.cos(t) + dy * np.sin(t), -dx * np.sin(t) + dy * np.cos(t)
-    return max(abs(u), abs(v)) > 0.55 * face.side and np.hypot(u, v) < CROWD * face.side
+    cos, sin = np.cos(t), np.sin(t)
+    dx = np.array([p.x for p in rest]) - face.centre[0]
+    dy = np.array([p.y for p in rest]) - face.centre[1]
+    u, v = dx * cos + dy * sin, -dx * sin + dy * cos
+    beside = (np.maximum(np.abs(u), np.abs(v)) > 0.55 * face.side) & \
+        (np.hypot(u, v) < CROWD * face.side)
+    return int((same & beside).sum())
 
 
 def _once(faces: list[Face]) -> list[Face]:
