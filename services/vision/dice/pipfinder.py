@@ -581,36 +581,36 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     patch = cv2.warpAffine(image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REPLICATE)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    size = int(0.3 * SIDE_PX) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel)
-    yy, xx = (np.mgrid[0:n, 0:n] - c) / SIDE_PX
-    own = float(np.percentile(hat[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4)], 97))
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, _SIDE_KERNEL)
+    own = float(np.percentile(hat[_SIDE_INNER], 97))
     if own <= 0:
         return 0
     mask = (hat > SIDE_CONTRAST * own).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
     pip_area = np.pi * (0.085 * SIDE_PX) ** 2
-    far_ring = (np.maximum(np.abs(xx), np.abs(yy)) > 1.0)
-    felt = column_medians(patch[far_ring]).astype(np.float32)
-    body = np.median(patch[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4) & (hat < 0.2 * own)],
-                     axis=0).astype(np.float32)
+    # the spots in the band beside an edge, of a few pips' size, all at once
+    u, v = ((cents[1:] - c) / SIDE_PX).T
+    far, across = np.maximum(np.abs(u), np.abs(v)), np.minimum(np.abs(u), np.abs(v))
+    area = stats[1:, cv2.CC_STAT_AREA]
+    spots = np.nonzero((SIDE_BAND[0] <= far) & (far <= SIDE_BAND[1]) & (across <= 0.45) &
+                       (0.12 * pip_area <= area) & (area <= 4 * pip_area) &
+                       (np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+                        <= 0.6 * SIDE_PX))[0] + 1
+    if not len(spots):
+        return 0
+    felt = column_medians(patch[_SIDE_FAR]).astype(np.float32)
+    body = np.median(patch[_SIDE_INNER & (hat < 0.2 * own)], axis=0).astype(np.float32)
     shade = body * SIDE_SHADE
     body_hue, felt_hue = _chroma(np.array([body, felt]))
     found = 0
-    for i in range(1, count):
+    for i in spots.tolist():
         u, v = (cents[i] - c) / SIDE_PX
-        far, across = max(abs(u), abs(v)), min(abs(u), abs(v))
-        if not (SIDE_BAND[0] <= far <= SIDE_BAND[1] and across <= 0.45 and
-                0.12 * pip_area <= stats[i, cv2.CC_STAT_AREA] <= 4 * pip_area and
-                max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) <= 0.6 * SIDE_PX):
-            continue
         # On a die's side face, not on the cloth: the colour round the spot is the body in
         # shade (a side face), not the felt (a printed letter, a glare spot).
         # 12 points on an ellipse round the spot's box (a side face's pips are squashed)
         rx = stats[i, cv2.CC_STAT_WIDTH] / 2 + SIDE_RIM * SIDE_PX
         ry = stats[i, cv2.CC_STAT_HEIGHT] / 2 + SIDE_RIM * SIDE_PX
-        t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+        t = _SIDE_T
         xs = np.clip(np.round(cents[i][0] + rx * np.cos(t)).astype(int), 0, n - 1)
         ys = np.clip(np.round(cents[i][1] + ry * np.sin(t)).astype(int), 0, n - 1)
         ring = patch[ys, xs].astype(np.float32)
@@ -626,6 +626,14 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
         if int(like[inward].sum()) >= SIDE_RING:
             found += 1
     return found
+
+
+_SIDE_N = int(SIDE_SPAN * SIDE_PX)
+_SIDE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.3 * SIDE_PX) | 1,) * 2)
+_SIDE_YY, _SIDE_XX = (np.mgrid[0:_SIDE_N, 0:_SIDE_N] - (_SIDE_N / 2 - 0.5)) / SIDE_PX
+_SIDE_INNER = (np.abs(_SIDE_XX) < 0.4) & (np.abs(_SIDE_YY) < 0.4)
+_SIDE_FAR = np.maximum(np.abs(_SIDE_XX), np.abs(_SIDE_YY)) > 1.0
+_SIDE_T = np.linspace(0, 2 * np.pi, 12, endpoint=False)
 
 
 def _strays(face: Face, pips: list[Pip], used: set[int]) -> int:
