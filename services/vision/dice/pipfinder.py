@@ -446,7 +446,21 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
         return None  # no die's body ending round the pip in a step at any of those sizes
     if _hole(image, centre, grid, pips[used[0]].dark):
         return None
-    for turn in range(0, 90, 15):
+    # Every test below must pass and none has side effects, so the cheapest and likeliest
+    # to fail go first; the face at turn 0 and size 1 is scored once (grid @ _rot(0) and
+    # grid * 1.0 are grid, to the bit).
+    got, m = score(face_patch(image, centre, grid))
+    if got != 1 and m > 0:
+        return None
+    margin = m if got == 1 else -1.0
+    for k in (0.92, 1.08):
+        if margin < MIN_MARGIN:
+            return None
+        got, m = score(face_patch(image, centre, grid * k))
+        margin = min(margin, m if got == 1 else -1.0)
+    if margin < MIN_MARGIN:
+        return None
+    for turn in range(15, 90, 15):
         got, m = score(face_patch(image, centre, grid @ _rot(turn)))
         if got != 1 and m > 0:
             return None
@@ -455,12 +469,6 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
         got, m = score(face_patch(image, middle, grid))
         if got in (2, 3) and m > MIN_MARGIN and _ends(image, middle, grid):
             return None
-    margin = np.inf
-    for k in (1.0, 0.92, 1.08):
-        got, m = score(face_patch(image, centre, grid * k))
-        margin = min(margin, m if got == 1 else -1.0)
-    if margin < MIN_MARGIN:
-        return None
     return Face(centre, float(np.sqrt(abs(np.linalg.det(grid)))) / PIP_OFFSET, fit[2], 1,
                 float(margin), tuple(used), grid)
 
