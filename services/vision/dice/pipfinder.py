@@ -98,12 +98,11 @@ class Face:
 
 def find_pips(image: np.ndarray) -> list[Pip]:
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
     pips: list[Pip] = []
     lo, hi = np.pi * PIP_R[0] ** 2, np.pi * PIP_R[1] ** 2
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(grey, op, kernel)
-        mask = (hat > MIN_HAT).astype(np.uint8)
+        hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
+        mask = cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1]  # hat > MIN_HAT
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             if len(c) < 3:
@@ -119,6 +118,9 @@ def find_pips(image: np.ndarray) -> list[Pip]:
             pips.append(Pip(m["m10"] / m["m00"], m["m01"] / m["m00"],
                             float(np.sqrt(area / np.pi)), dark, _shape(m)))
     return pips
+
+
+_HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
 
 
 def _shape(m: dict[str, float]) -> tuple[float, float, float]:
@@ -246,6 +248,12 @@ def grid_maps(pips: list[Pip], used: list[int], fit: Fit) -> list[np.ndarray]:
     return [np.column_stack([d, e]) @ np.linalg.inv(np.column_stack([g, h]))]
 
 
+def _index(v: np.ndarray, size: int) -> np.ndarray:
+    """np.clip(np.round(v).astype(int), 0, size - 1), the same indices (np.round to 0
+    decimals is np.rint), without np.clip's and np.round's Python wrappers."""
+    return np.minimum(np.maximum(np.rint(v).astype(int), 0), size - 1)
+
+
 def _mean(values: list[float]) -> float:
     """float(np.mean(values)), the same value: below 8 values numpy adds them in turn as
     Python does (pairwise from 8 on), without numpy's overhead on a short list."""
@@ -304,8 +312,8 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
 
     def at(uv: np.ndarray) -> np.ndarray:
         xy = c + (uv / PIP_OFFSET) @ grid.T
-        x = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+        x = _index(xy[:, 0], w)
+        y = _index(xy[:, 1], h)
         return image[y, x].astype(np.float32)
 
     inner = at(_BODY_UV)
@@ -479,8 +487,8 @@ def _one_body(image: np.ndarray, centre: tuple[float, float], base: np.ndarray) 
     between the pips at the die's turn. Cheaper than the edge turn it spares."""
     h, w = image.shape[:2]
     xy = np.array(centre) + (_AROUND / PIP_OFFSET) @ base.T
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+    xs = _index(xy[:, 0], w)
+    ys = _index(xy[:, 1], h)
     hue = _chroma(image[ys, xs].astype(np.float32))
     return bool(np.sort(np.linalg.norm(hue - column_medians(hue), axis=1))[-2] <= BODY_SPREAD)
 
@@ -500,8 +508,8 @@ def _hole(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray, dark
     x, y = int(round(centre[0])), int(round(centre[1]))
     pip = image[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3].reshape(-1, 3).astype(np.float32)
     xy = np.array(centre) + (_RING_UV / PIP_OFFSET) @ grid.T
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+    xs = _index(xy[:, 0], w)
+    ys = _index(xy[:, 1], h)
     around = column_medians(image[ys, xs].astype(np.float32))
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if dark else np.argmax(grey))]
@@ -619,8 +627,8 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
         rx = stats[i, cv2.CC_STAT_WIDTH] / 2 + SIDE_RIM * SIDE_PX
         ry = stats[i, cv2.CC_STAT_HEIGHT] / 2 + SIDE_RIM * SIDE_PX
         t = _SIDE_T
-        xs = np.clip(np.round(cents[i][0] + rx * np.cos(t)).astype(int), 0, n - 1)
-        ys = np.clip(np.round(cents[i][1] + ry * np.sin(t)).astype(int), 0, n - 1)
+        xs = _index(cents[i][0] + rx * np.cos(t), n)
+        ys = _index(cents[i][1] + ry * np.sin(t), n)
         ring = patch[ys, xs].astype(np.float32)
         die = np.minimum(np.linalg.norm(ring - shade, axis=1), np.linalg.norm(ring - body, axis=1))
         like = die < np.linalg.norm(ring - felt, axis=1)
