@@ -35,7 +35,7 @@ import numpy as np
 from services.vision.dice.calibration import DIE_MM, DiceCalibration
 from services.vision.dice.faces import PATTERNS, PIP_OFFSET
 from services.vision.reading import Reading, no_decision
-from services.vision.stats import column_medians
+from services.vision.stats import column_medians, percentile
 
 # face patch (PATCH x PATCH, BGR) -> (value or None, margin): the calibrated reader's scorer
 FaceScorer = Callable[[np.ndarray], tuple[int | None, float]]
@@ -598,7 +598,7 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
                            borderMode=cv2.BORDER_REPLICATE)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, _SIDE_KERNEL)
-    own = float(np.percentile(hat[_SIDE_INNER], 97))
+    own = percentile(hat[_SIDE_INNER], 97)
     if own <= 0:
         return 0
     mask = (hat > SIDE_CONTRAST * own).astype(np.uint8)
