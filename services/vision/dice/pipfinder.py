@@ -154,7 +154,7 @@ def group(pips: list[Pip]) -> list[list[int]]:
     d = np.hypot(dx, dy)
     ri, rj = r[first], r[second]
     ratio = rj / ri
-    linked = (d < LINK * ri * 1.15) & (dark[first] == dark[second]) & (0.7 < ratio) & \
+    linked = (d < LINK * ri * 1.15) & (dark[first] == dark[second]) & (ratio > 0.7) & \
         (ratio < 1.43) & (d < LINK * (ri + rj) / 2)
     for a, b in zip(first[linked].tolist(), second[linked].tolist()):
         parent[root(a)] = root(b)
@@ -662,7 +662,7 @@ def _strays(face: Face, pips: list[Pip], used: set[int]) -> int:
     if not rest:
         return 0
     pr = np.array([p.r for p in rest])
-    same = np.array([p.dark == own[0].dark for p in rest]) & (0.7 < pr / r) & (pr / r < 1.43)
+    same = np.array([p.dark == own[0].dark for p in rest]) & (pr / r > 0.7) & (pr / r < 1.43)
     t = np.radians(face.angle)
     cos, sin = np.cos(t), np.sin(t)
     dx = np.array([p.x for p in rest]) - face.centre[0]
