@@ -35,7 +35,7 @@ import numpy as np
 from services.vision.dice.calibration import DIE_MM, DiceCalibration
 from services.vision.dice.faces import PATTERNS, PIP_OFFSET
 from services.vision.reading import Reading, no_decision
-from services.vision.stats import column_medians
+from services.vision.stats import column_medians, percentile
 
 # face patch (PATCH x PATCH, BGR) -> (value or None, margin): the calibrated reader's scorer
 FaceScorer = Callable[[np.ndarray], tuple[int | None, float]]
@@ -98,12 +98,11 @@ class Face:
 
 def find_pips(image: np.ndarray) -> list[Pip]:
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
     pips: list[Pip] = []
     lo, hi = np.pi * PIP_R[0] ** 2, np.pi * PIP_R[1] ** 2
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(grey, op, kernel)
-        mask = (hat > MIN_HAT).astype(np.uint8)
+        hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
+        mask = cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1]  # hat > MIN_HAT
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             if len(c) < 3:
@@ -119,6 +118,9 @@ def find_pips(image: np.ndarray) -> list[Pip]:
             pips.append(Pip(m["m10"] / m["m00"], m["m01"] / m["m00"],
                             float(np.sqrt(area / np.pi)), dark, _shape(m)))
     return pips
+
+
+_HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
 
 
 def _shape(m: dict[str, float]) -> tuple[float, float, float]:
@@ -142,14 +144,20 @@ def group(pips: list[Pip]) -> list[list[int]]:
             i = parent[i]
         return i
 
+    # All pairs at once (the same float operations as pair by pair; the partition into
+    # groups does not depend on the order the links are made in).
     xy = np.array([(p.x, p.y) for p in pips]).reshape(-1, 2)
-    for i, p in enumerate(pips):
-        d = np.hypot(*(xy[i + 1:] - xy[i]).T)
-        for j in np.nonzero(d < LINK * p.r * 1.15)[0] + i + 1:
-            q = pips[j]
-            if q.dark == p.dark and 0.7 < q.r / p.r < 1.43 and \
-                    d[j - i - 1] < LINK * (p.r + q.r) / 2:
-                parent[root(i)] = root(int(j))
+    r = np.array([p.r for p in pips])
+    dark = np.array([p.dark for p in pips], bool)
+    first, second = np.triu_indices(len(pips), 1)
+    dx, dy = (xy[second] - xy[first]).T
+    d = np.hypot(dx, dy)
+    ri, rj = r[first], r[second]
+    ratio = rj / ri
+    linked = (d < LINK * ri * 1.15) & (dark[first] == dark[second]) & (ratio > 0.7) & \
+        (ratio < 1.43) & (d < LINK * (ri + rj) / 2)
+    for a, b in zip(first[linked].tolist(), second[linked].tolist()):
+        parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for i in range(len(pips)):
         groups.setdefault(root(i), []).append(i)
@@ -179,12 +187,12 @@ def fit_face(pips: list[Pip], members: list[int]) -> tuple[Fit, list[int]] | Non
 
 def _fit(pips: list[Pip], members: list[int]) -> Fit | None:
     """(centre, die side, angle, value) of the pip grid these pips make, or None."""
-    xy = np.array([(pips[i].x, pips[i].y) for i in members])
-    r = float(np.mean([pips[i].r for i in members]))
-    if len(members) == 1:
-        return (float(xy[0, 0]), float(xy[0, 1])), r / 0.31 / PIP_OFFSET, 0.0, 1
     if len(members) > 6:
         return None
+    xy = np.array([(pips[i].x, pips[i].y) for i in members])
+    r = _mean([pips[i].r for i in members])
+    if len(members) == 1:
+        return (float(xy[0, 0]), float(xy[0, 1])), r / 0.31 / PIP_OFFSET, 0.0, 1
     c = xy.mean(0)
     rel = xy - c
     far = int(np.argmax(np.hypot(*rel.T)))
@@ -240,6 +248,20 @@ def grid_maps(pips: list[Pip], used: list[int], fit: Fit) -> list[np.ndarray]:
     return [np.column_stack([d, e]) @ np.linalg.inv(np.column_stack([g, h]))]
 
 
+def _index(v: np.ndarray, size: int) -> np.ndarray:
+    """np.clip(np.round(v).astype(int), 0, size - 1), the same indices (np.round to 0
+    decimals is np.rint), without np.clip's and np.round's Python wrappers."""
+    return np.minimum(np.maximum(np.rint(v).astype(int), 0), size - 1)
+
+
+def _mean(values: list[float]) -> float:
+    """float(np.mean(values)), the same value: below 8 values numpy adds them in turn as
+    Python does (pairwise from 8 on), without numpy's overhead on a short list."""
+    if len(values) < 8:
+        return sum(values) / len(values)
+    return float(np.mean(values))
+
+
 def _shape_spread(pips: list[Pip], used: list[int]) -> float:
     """The largest difference between two pips' shapes (second moments, determinant 1): the
     pips of one face are seen at one slant."""
@@ -290,8 +312,8 @@ def _ends(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray,
 
     def at(uv: np.ndarray) -> np.ndarray:
         xy = c + (uv / PIP_OFFSET) @ grid.T
-        x = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+        x = _index(xy[:, 0], w)
+        y = _index(xy[:, 1], h)
         return image[y, x].astype(np.float32)
 
     inner = at(_BODY_UV)
@@ -432,7 +454,21 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
         return None  # no die's body ending round the pip in a step at any of those sizes
     if _hole(image, centre, grid, pips[used[0]].dark):
         return None
-    for turn in range(0, 90, 15):
+    # Every test below must pass and none has side effects, so the cheapest and likeliest
+    # to fail go first; the face at turn 0 and size 1 is scored once (grid @ _rot(0) and
+    # grid * 1.0 are grid, to the bit).
+    got, m = score(face_patch(image, centre, grid))
+    if got != 1 and m > 0:
+        return None
+    margin = m if got == 1 else -1.0
+    for k in (0.92, 1.08):
+        if margin < MIN_MARGIN:
+            return None
+        got, m = score(face_patch(image, centre, grid * k))
+        margin = min(margin, m if got == 1 else -1.0)
+    if margin < MIN_MARGIN:
+        return None
+    for turn in range(15, 90, 15):
         got, m = score(face_patch(image, centre, grid @ _rot(turn)))
         if got != 1 and m > 0:
             return None
@@ -441,12 +477,6 @@ def _lone(image: np.ndarray, pips: list[Pip], fit: Fit, used: list[int], ref: Fa
         got, m = score(face_patch(image, middle, grid))
         if got in (2, 3) and m > MIN_MARGIN and _ends(image, middle, grid):
             return None
-    margin = np.inf
-    for k in (1.0, 0.92, 1.08):
-        got, m = score(face_patch(image, centre, grid * k))
-        margin = min(margin, m if got == 1 else -1.0)
-    if margin < MIN_MARGIN:
-        return None
     return Face(centre, float(np.sqrt(abs(np.linalg.det(grid)))) / PIP_OFFSET, fit[2], 1,
                 float(margin), tuple(used), grid)
 
@@ -457,8 +487,8 @@ def _one_body(image: np.ndarray, centre: tuple[float, float], base: np.ndarray) 
     between the pips at the die's turn. Cheaper than the edge turn it spares."""
     h, w = image.shape[:2]
     xy = np.array(centre) + (_AROUND / PIP_OFFSET) @ base.T
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+    xs = _index(xy[:, 0], w)
+    ys = _index(xy[:, 1], h)
     hue = _chroma(image[ys, xs].astype(np.float32))
     return bool(np.sort(np.linalg.norm(hue - column_medians(hue), axis=1))[-2] <= BODY_SPREAD)
 
@@ -478,8 +508,8 @@ def _hole(image: np.ndarray, centre: tuple[float, float], grid: np.ndarray, dark
     x, y = int(round(centre[0])), int(round(centre[1]))
     pip = image[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3].reshape(-1, 3).astype(np.float32)
     xy = np.array(centre) + (_RING_UV / PIP_OFFSET) @ grid.T
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+    xs = _index(xy[:, 0], w)
+    ys = _index(xy[:, 1], h)
     around = column_medians(image[ys, xs].astype(np.float32))
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if dark else np.argmax(grey))]
@@ -511,9 +541,9 @@ def read_uncalibrated(image: np.ndarray, score: FaceScorer, classic: Classic) ->
     faces = _once(faces)
     used = {i for f in faces for i in f.pips}
     for f in faces:
-        stray = [p for i, p in enumerate(pips) if i not in used and _beside(f, p, pips)]
+        stray = _strays(f, pips, used)
         if stray:
-            return no_decision("dice", "cocked", stray=len(stray), **detail)
+            return no_decision("dice", "cocked", stray=stray, **detail)
         side = side_pips(image, f, pips[f.pips[0]].dark)
         if side:
             return no_decision("dice", "cocked", side_pips=side, **detail)
@@ -567,38 +597,38 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     patch = cv2.warpAffine(image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REPLICATE)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    size = int(0.3 * SIDE_PX) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel)
-    yy, xx = (np.mgrid[0:n, 0:n] - c) / SIDE_PX
-    own = float(np.percentile(hat[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4)], 97))
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, _SIDE_KERNEL)
+    own = percentile(hat[_SIDE_INNER], 97)
     if own <= 0:
         return 0
     mask = (hat > SIDE_CONTRAST * own).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
     pip_area = np.pi * (0.085 * SIDE_PX) ** 2
-    far_ring = (np.maximum(np.abs(xx), np.abs(yy)) > 1.0)
-    felt = column_medians(patch[far_ring]).astype(np.float32)
-    body = np.median(patch[(np.abs(xx) < 0.4) & (np.abs(yy) < 0.4) & (hat < 0.2 * own)],
-                     axis=0).astype(np.float32)
+    # the spots in the band beside an edge, of a few pips' size, all at once
+    u, v = ((cents[1:] - c) / SIDE_PX).T
+    far, across = np.maximum(np.abs(u), np.abs(v)), np.minimum(np.abs(u), np.abs(v))
+    area = stats[1:, cv2.CC_STAT_AREA]
+    spots = np.nonzero((SIDE_BAND[0] <= far) & (far <= SIDE_BAND[1]) & (across <= 0.45) &
+                       (0.12 * pip_area <= area) & (area <= 4 * pip_area) &
+                       (np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+                        <= 0.6 * SIDE_PX))[0] + 1
+    if not len(spots):
+        return 0
+    felt = column_medians(patch[_SIDE_FAR]).astype(np.float32)
+    body = np.median(patch[_SIDE_INNER & (hat < 0.2 * own)], axis=0).astype(np.float32)
     shade = body * SIDE_SHADE
     body_hue, felt_hue = _chroma(np.array([body, felt]))
     found = 0
-    for i in range(1, count):
+    for i in spots.tolist():
         u, v = (cents[i] - c) / SIDE_PX
-        far, across = max(abs(u), abs(v)), min(abs(u), abs(v))
-        if not (SIDE_BAND[0] <= far <= SIDE_BAND[1] and across <= 0.45 and
-                0.12 * pip_area <= stats[i, cv2.CC_STAT_AREA] <= 4 * pip_area and
-                max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) <= 0.6 * SIDE_PX):
-            continue
         # On a die's side face, not on the cloth: the colour round the spot is the body in
         # shade (a side face), not the felt (a printed letter, a glare spot).
         # 12 points on an ellipse round the spot's box (a side face's pips are squashed)
         rx = stats[i, cv2.CC_STAT_WIDTH] / 2 + SIDE_RIM * SIDE_PX
         ry = stats[i, cv2.CC_STAT_HEIGHT] / 2 + SIDE_RIM * SIDE_PX
-        t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-        xs = np.clip(np.round(cents[i][0] + rx * np.cos(t)).astype(int), 0, n - 1)
-        ys = np.clip(np.round(cents[i][1] + ry * np.sin(t)).astype(int), 0, n - 1)
+        t = _SIDE_T
+        xs = _index(cents[i][0] + rx * np.cos(t), n)
+        ys = _index(cents[i][1] + ry * np.sin(t), n)
         ring = patch[ys, xs].astype(np.float32)
         die = np.minimum(np.linalg.norm(ring - shade, axis=1), np.linalg.norm(ring - body, axis=1))
         like = die < np.linalg.norm(ring - felt, axis=1)
@@ -614,18 +644,33 @@ def side_pips(image: np.ndarray, face: Face, dark: bool) -> int:
     return found
 
 
-def _beside(face: Face, p: Pip, pips: list[Pip]) -> bool:
-    """Is this pip, not one of the face's, a pip of another face touching it (the side face
-    of a leaning die, a die on a die)? Of the face's pips' polarity and size, outside the
-    face's square and within CROWD sides of its centre."""
+_SIDE_N = int(SIDE_SPAN * SIDE_PX)
+_SIDE_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.3 * SIDE_PX) | 1,) * 2)
+_SIDE_YY, _SIDE_XX = (np.mgrid[0:_SIDE_N, 0:_SIDE_N] - (_SIDE_N / 2 - 0.5)) / SIDE_PX
+_SIDE_INNER = (np.abs(_SIDE_XX) < 0.4) & (np.abs(_SIDE_YY) < 0.4)
+_SIDE_FAR = np.maximum(np.abs(_SIDE_XX), np.abs(_SIDE_YY)) > 1.0
+_SIDE_T = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+
+
+def _strays(face: Face, pips: list[Pip], used: set[int]) -> int:
+    """How many pips, none of any face's, are pips of another face touching this one (the
+    side face of a leaning die, a die on a die)? Of the face's pips' polarity and size,
+    outside the face's square and within CROWD sides of its centre (all pips at once)."""
     own = [pips[i] for i in face.pips]
-    r = float(np.mean([q.r for q in own]))
-    if p.dark != own[0].dark or not 0.7 < p.r / r < 1.43:
-        return False
+    r = _mean([q.r for q in own])
+    rest = [p for i, p in enumerate(pips) if i not in used]
+    if not rest:
+        return 0
+    pr = np.array([p.r for p in rest])
+    same = np.array([p.dark == own[0].dark for p in rest]) & (pr / r > 0.7) & (pr / r < 1.43)
     t = np.radians(face.angle)
-    dx, dy = p.x - face.centre[0], p.y - face.centre[1]
-    u, v = dx * np.cos(t) + dy * np.sin(t), -dx * np.sin(t) + dy * np.cos(t)
-    return max(abs(u), abs(v)) > 0.55 * face.side and np.hypot(u, v) < CROWD * face.side
+    cos, sin = np.cos(t), np.sin(t)
+    dx = np.array([p.x for p in rest]) - face.centre[0]
+    dy = np.array([p.y for p in rest]) - face.centre[1]
+    u, v = dx * cos + dy * sin, -dx * sin + dy * cos
+    beside = (np.maximum(np.abs(u), np.abs(v)) > 0.55 * face.side) & \
+        (np.hypot(u, v) < CROWD * face.side)
+    return int((same & beside).sum())
 
 
 def _once(faces: list[Face]) -> list[Face]:
