@@ -167,10 +167,13 @@ def _join_halves(found: list[Spot], layout: WheelLayout, strip: Strip) -> list[S
 
 def _repeats(s: Spot, others: list[Spot], n: int) -> bool:
     """Another leftover as strong at the same radius a whole number of pockets away: the
-    pocket ring's own pattern imperfectly removed (a washed-out frame), not a ball."""
+    pocket ring's own pattern imperfectly removed (a washed-out frame), not a ball. Only a
+    ball-sized leftover repeats a ball: around a dark green zero among plain silver pockets
+    the local measure leaves a plateau of 12-16 ball areas, cut off by the strip's edges,
+    that had refused settled balls a whole number of pockets from the zero."""
     for o in others:
         steps = abs(((o.position - s.position + n / 2) % n) - n / 2)
-        if (o is not s and steps >= 0.85 and abs(steps - round(steps)) < 0.15
+        if (o is not s and not o.edge and o.area <= BALL_AREA[1] and steps >= 0.85 and abs(steps - round(steps)) < 0.15
                 and abs(o.r - s.r) < 0.02 and o.contrast >= 0.7 * s.contrast):
             return True
     return False
