@@ -173,7 +173,8 @@ def _repeats(s: Spot, others: list[Spot], n: int) -> bool:
     that had refused settled balls a whole number of pockets from the zero."""
     for o in others:
         steps = abs(((o.position - s.position + n / 2) % n) - n / 2)
-        if (o is not s and not o.edge and o.area <= BALL_AREA[1] and steps >= 0.85 and abs(steps - round(steps)) < 0.15
+        if (o is not s and not o.edge and o.area <= BALL_AREA[1]
+                and steps >= 0.85 and abs(steps - round(steps)) < 0.15
                 and abs(o.r - s.r) < 0.02 and o.contrast >= 0.7 * s.contrast):
             return True
     return False
