@@ -94,3 +94,13 @@ def test_lamp_glare_over_the_ball_on_silver_pockets_is_not_a_ball():
     reading = read_wheel(image, label.variant)
     assert reading.pocket is None and reading.reason == "glare"
     assert reading.scores["halo"] >= R.GLARE_HALO_MIN
+
+
+def test_green_zero_plateau_does_not_repeat_a_ball_on_chrome_pockets():
+    # around the dark green zero among silver pockets the local measure leaves a plateau
+    # (12-16 ball areas, cut by the strip's edges) 14 pockets from the ball: it was taken
+    # for the ring's pattern repeating the ball, and the settled ball refused (ball_moving)
+    image, label = _wide(530003, 35, "chrome", 1.0)
+    assert not label.no_decision
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket == label.pocket, reading.reason
