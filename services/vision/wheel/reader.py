@@ -28,6 +28,7 @@ from services.vision.wheel.strips import (
     Spot,
     Strip,
     bowl_strip,
+    halo,
     pocket_strip,
     spots,
 )
@@ -67,6 +68,11 @@ WHOLE_BALL_AREA_MAX = 1.45
 # Only the ball's brightest part stands above half its peak there: its area fell to 0.35.
 PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35,
          "area": 0.3}
+# A lamp's reflection over the ball (a saturated disc 2.2-3.5 ball radii wide) leaves a bump
+# on a plateau: the wheel 1.6-2.4 ball radii around it as bright as its centre (`halo`).
+# Steel and chrome frames (first generator, tilt <= 25, 2.5-9 radii; seeds 520011-520022):
+# 300 settled balls <= 0.89, glare spots taken for a ball >= 0.95 (seed 515062 frame 30: 1.0)
+GLARE_HALO_MIN = 0.92
 BALL_RADIUS = (0.68, 0.83)   # ball centre inside the pocket ring, off its edges
 # Peaks looked for only near it: on plain silver pockets the number ring's edge beside a
 # green pocket leaves bright leftovers at the strip's top row (0.88) that took all 8 places
@@ -161,10 +167,14 @@ def _join_halves(found: list[Spot], layout: WheelLayout, strip: Strip) -> list[S
 
 def _repeats(s: Spot, others: list[Spot], n: int) -> bool:
     """Another leftover as strong at the same radius a whole number of pockets away: the
-    pocket ring's own pattern imperfectly removed (a washed-out frame), not a ball."""
+    pocket ring's own pattern imperfectly removed (a washed-out frame), not a ball. Only a
+    ball-sized leftover repeats a ball: around a dark green zero among plain silver pockets
+    the local measure leaves a plateau of 12-16 ball areas, cut off by the strip's edges,
+    that had refused settled balls a whole number of pockets from the zero."""
     for o in others:
         steps = abs(((o.position - s.position + n / 2) % n) - n / 2)
-        if (o is not s and steps >= 0.85 and abs(steps - round(steps)) < 0.15
+        if (o is not s and not o.edge and o.area <= BALL_AREA[1]
+                and steps >= 0.85 and abs(steps - round(steps)) < 0.15
                 and abs(o.r - s.r) < 0.02 and o.contrast >= 0.7 * s.contrast):
             return True
     return False
@@ -195,6 +205,9 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
     if ball.area > WHOLE_BALL_AREA_MAX:  # something bright joins the ball: a hand by it
         return _no(layout, R.OCCLUDED, ell, **geo)
+    geo["scores"].update(halo=halo(strip, ball))
+    if geo["scores"]["halo"] >= GLARE_HALO_MIN:  # a bump on a lamp's reflection, not a ball
+        return _no(layout, R.GLARE, ell, **geo)
     if not _at_rest(ball):  # a ball-like smear, not a sharp ball: still moving
         return _no(layout, R.BALL_MOVING, ell, **geo)
     run = rotor.longest_unseen_run()[0]

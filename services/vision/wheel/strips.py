@@ -268,3 +268,26 @@ def _reference(strip: Strip, col: float, row: float, half: int) -> tuple[float, 
     lo, hi = (int(q * (seen.size - 1)) for q in (0.30, 0.97))
     part = np.partition(seen, [lo, hi])
     return float(part[hi]), float(part[lo])
+
+
+_HALO = (1.6, 2.4)  # ball radii: the ring around a spot where a ball leaves only the wheel
+
+
+def halo(strip: Strip, spot: Spot) -> float:
+    """The whiteness 1.6-2.4 ball radii around a spot (median) over the whiteness at its
+    centre (mean within half a ball radius). Around a ball lies the wheel: floors, frets,
+    its shadow (0.89 at most on 300 settled balls of steel and chrome frames). A lamp's
+    reflection over the ball is a saturated disc 2.2-3.5 ball radii wide: what the spot
+    finder picks in it is a bump on a plateau as bright all around (0.95 or more)."""
+    values = strip.values
+    rows, cols = values.shape
+    reach = int(np.ceil(_HALO[1] * _BALL_CELLS_R))
+    c0, r0 = int(round(spot.col)), int(round(spot.row))
+    ys = np.arange(max(r0 - reach, 0), min(r0 + reach + 1, rows))
+    xs = np.arange(c0 - reach, c0 + reach + 1)
+    win = values[ys[:, None], (xs % cols)[None, :]]
+    d = np.hypot(xs[None, :] - spot.col, ys[:, None] - spot.row) / _BALL_CELLS_R
+    ring, core = win[(d >= _HALO[0]) & (d <= _HALO[1])], win[d <= 0.5]
+    if ring.size == 0 or core.size == 0:
+        return 0.0
+    return median(ring) / max(float(core.mean()), 1.0)

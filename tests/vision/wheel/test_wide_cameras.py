@@ -83,3 +83,24 @@ def test_hand_beside_the_ball_is_occluded_not_decided():
     assert label.reason == "occluded"
     reading = read_wheel(image, label.variant)
     assert reading.pocket is None and reading.reason == "occluded"
+
+
+def test_lamp_glare_over_the_ball_on_silver_pockets_is_not_a_ball():
+    # a saturated reflection hides the ball; a bump on it passed as a settled ball (whiteness
+    # 2.1, elongation 1.49) and was given pocket 4. Around it the wheel is as bright as its
+    # centre (halo ~1.0; settled balls 0.89 at most)
+    image, label = _wide(515062, 30, "steel", 0.0)
+    assert label.reason == "glare"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "glare"
+    assert reading.scores["halo"] >= R.GLARE_HALO_MIN
+
+
+def test_green_zero_plateau_does_not_repeat_a_ball_on_chrome_pockets():
+    # around the dark green zero among silver pockets the local measure leaves a plateau
+    # (12-16 ball areas, cut by the strip's edges) 14 pockets from the ball: it was taken
+    # for the ring's pattern repeating the ball, and the settled ball refused (ball_moving)
+    image, label = _wide(530003, 35, "chrome", 1.0)
+    assert not label.no_decision
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket == label.pocket, reading.reason
