@@ -177,4 +177,4 @@ async def _publish(settings: Settings, event: StreamForkResolved) -> None:
         await bus.broker.connect()
         await bus.publish([event])
     finally:
-        await bus.broker.stop()
+        await bus.stop()

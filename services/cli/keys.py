@@ -51,7 +51,7 @@ def _publish(bootstrap: str | None, events: list) -> None:
         try:
             await bus.publish(events)
         finally:
-            await bus.broker.stop()
+            await bus.stop()
     try:
         asyncio.run(asyncio.wait_for(send(), PUBLISH_TIMEOUT_SECONDS))
     except Exception as err:  # broker unreachable or refusing: say so, exit non-zero

@@ -25,7 +25,7 @@ async def ensure_registered(settings: Settings, admin: Ed25519PrivateKey,
         try:
             await bus.publish(events)
         finally:
-            await bus.broker.stop()
+            await bus.stop()
     return [e.payload.key_id for e in events]
 
 

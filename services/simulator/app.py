@@ -118,7 +118,7 @@ async def simulate(settings: Settings, *, tables: int, rounds: int, rate: float,
             return await _play(bus, floor, rng, rounds, rate, devices, watch, pending, signing,
                                progress=progress, stop=stop, cameras=cameras)
     finally:
-        await bus.broker.stop()
+        await bus.stop()
 
 
 @dataclass

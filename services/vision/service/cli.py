@@ -122,4 +122,4 @@ async def _publish(settings, command) -> None:
         await bus.broker.connect()
         await bus.publish([command])
     finally:
-        await bus.broker.stop()
+        await bus.stop()
