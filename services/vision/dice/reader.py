@@ -29,7 +29,7 @@ from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.patches import square_patch
-from services.vision.dice.pipfinder import read_uncalibrated, square
+from services.vision.dice.pipfinder import read_uncalibrated
 from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
 
@@ -96,12 +96,6 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> 
     values = sorted(int(v) for v, _ in faces)  # type: ignore[arg-type]
     return Reading("dice", values=(values[0], values[1]), confidence=min(1.0, confidence),
                    detail=detail)
-
-
-def score_square(image: np.ndarray, centre: tuple[float, float], side: float,
-                 angle: float) -> tuple[int | None, float]:
-    """The face scorer on a square of the frame in pixels (the pip finder's faces)."""
-    return score_face(square(image, centre, side, angle, PATCH))
 
 
 def _stray_cluster(blob: Blob, dice: list[Blob], die_mm: float) -> bool:
