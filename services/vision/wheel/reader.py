@@ -142,7 +142,7 @@ def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
     strip = pocket_strip(frame, ell, rotor)
     candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True,
-                                    r_range=PEAK_RADIUS), layout, strip)
+                                    r_range=PEAK_RADIUS, local_noise=True), layout, strip)
     inside = [s for s in candidates if _ball_like(s) and BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]
               and not _repeats(s, candidates, layout.n)]
     if inside:

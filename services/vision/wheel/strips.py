@@ -158,7 +158,8 @@ BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
-          r_range: tuple[float, float] = (0.0, 9.0), local: bool = False) -> list[Spot]:
+          r_range: tuple[float, float] = (0.0, 9.0), local: bool = False,
+          local_noise: bool = False) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
     only at radii within `r_range`. `local`: measured against their surroundings (a broad
@@ -170,15 +171,57 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
     if local:
         sm = sm - _background(padded)
-    noise = max(median(np.abs(strip.residual)) * 1.48, 2.0)
-    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise) & (sm > 12)
+    noise = _noise(strip.residual, pad, per_unit) if local_noise else \
+        np.full(padded.shape[1], max(median(np.abs(strip.residual)) * 1.48, 2.0), np.float32)
+    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise[None, :]) \
+        & (sm > 12)
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-sm[ys, xs])[:max_spots]
-    return [_spot(strip, sm, int(xs[i]), int(ys[i]), pad, per_unit, period, noise)
-            for i in order]
+    kept = _one_per_region(sm, ys, xs, max_spots)
+    return [_spot(strip, sm, x, y, pad, per_unit, period, float(noise[x])) for y, x in kept]
+
+
+def _noise(residual: np.ndarray, pad: int, per_unit: float) -> np.ndarray:
+    """Noise level per (padded) column: the whole strip's, or lower where the strip nearby
+    is quieter (the median over +-3 units), as glare makes parts of a silver ring noisy."""
+    a = np.abs(residual)
+    whole = max(median(a) * 1.48, 2.0)
+    cols = a.shape[1]
+    step = max(int(round(per_unit)), 1)
+    half = 3 * step
+    centres = np.arange(0, cols, step)
+    blocks = np.array([median(a[:, np.arange(c - half, c + half) % cols]) * 1.48
+                       for c in centres], np.float32)
+    x = np.arange(-pad, cols + pad)
+    near = np.interp(x, np.r_[centres - cols, centres, centres + cols],
+                     np.r_[blocks, blocks, blocks])
+    return np.minimum(np.maximum(near, 2.0), whole).astype(np.float32)
+
+
+_FILL = 8 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
+
+
+def _one_per_region(sm: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                    max_spots: int) -> list[tuple[int, int]]:
+    """The strongest peaks, one per bright region: a peak inside the region above half a
+    stronger kept peak (the region its spot is measured on) is a bump on that spot, not
+    another one. Around a dark green zero among plain silver pockets the local measure leaves
+    a plateau of many ball areas whose bumps had taken all the places, leaving none for
+    the ball."""
+    mask = np.zeros((sm.shape[0] + 2, sm.shape[1] + 2), np.uint8)
+    kept: list[tuple[int, int]] = []
+    for i in np.argsort(-sm[ys, xs]):
+        y, x = int(ys[i]), int(xs[i])
+        if mask[y + 1, x + 1]:
+            continue
+        kept.append((y, x))
+        if len(kept) == max_spots:
+            break
+        peak = float(sm[y, x])
+        cv2.floodFill(sm, mask, (x, y), 0, 0.5 * peak, float("inf"), _FILL)
+    return kept
 
 
 # Surroundings of a spot: a blur 3 ball radii wide (sigma 13.5 cells). Three box passes of
