@@ -171,33 +171,66 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
     if local:
         sm = sm - _background(padded)
-    noise = _noise(strip.residual, pad, per_unit) if local_noise else \
-        np.full(padded.shape[1], max(median(np.abs(strip.residual)) * 1.48, 2.0), np.float32)
-    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 4 * noise[None, :]) \
-        & (sm > 12)
+    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 12)
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
+    noise = _Noise(strip.residual, per_unit, local_noise)
+    strong = sm[ys, xs]
+    # a peak over 4 times the strip's noise stands over 4 times any lower noise near it:
+    # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
+    weak = strong <= 4 * np.float32(noise.whole)
+    if weak.any():
+        keep = ~weak
+        keep[weak] = strong[weak] > 4 * noise.at(xs[weak] - pad)
+        ys, xs = ys[keep], xs[keep]
     kept = _one_per_region(sm, ys, xs, max_spots)
-    return [_spot(strip, sm, x, y, pad, per_unit, period, float(noise[x])) for y, x in kept]
+    levels = noise.at(np.array([x - pad for _, x in kept], np.intp))
+    return [_spot(strip, sm, x, y, pad, per_unit, period, float(level))
+            for (y, x), level in zip(kept, levels)]
 
 
-def _noise(residual: np.ndarray, pad: int, per_unit: float) -> np.ndarray:
-    """Noise level per (padded) column: the whole strip's, or lower where the strip nearby
-    is quieter (the median over +-3 units), as glare makes parts of a silver ring noisy."""
-    a = np.abs(residual)
-    whole = max(median(a) * 1.48, 2.0)
-    cols = a.shape[1]
-    step = max(int(round(per_unit)), 1)
-    half = 3 * step
-    centres = np.arange(0, cols, step)
-    blocks = np.array([median(a[:, np.arange(c - half, c + half) % cols]) * 1.48
-                       for c in centres], np.float32)
-    x = np.arange(-pad, cols + pad)
-    near = np.interp(x, np.r_[centres - cols, centres, centres + cols],
-                     np.r_[blocks, blocks, blocks])
-    return np.minimum(np.maximum(near, 2.0), whole).astype(np.float32)
+class _Noise:
+    """Noise level at strip columns: the whole strip's (1.48 median absolute residual), or,
+    `local`, lower where the strip nearby is quieter (the median over +-3 units, taken at
+    every unit and interpolated between), as glare makes parts of a silver ring noisy.
+    The medians near a column are taken only when asked for: a frame needs a few of them
+    (the peaks under 4 times the strip's noise, and the kept ones), not all 37."""
+
+    def __init__(self, residual: np.ndarray, per_unit: float, local: bool) -> None:
+        a = np.abs(residual)
+        self.whole = max(median(a) * 1.48, 2.0)
+        self.local = local
+        if not local:
+            return
+        self.cols = a.shape[1]
+        self.step = max(int(round(per_unit)), 1)
+        self.half = 3 * self.step
+        self.centres = np.arange(0, self.cols, self.step)
+        # columns contiguous, wrapped by `half` on both sides: a block is one slice
+        ext = np.concatenate([a[:, -self.half:], a, a[:, :self.half]], 1)
+        self._by_col = np.ascontiguousarray(ext.T)
+        self._blocks = np.zeros(len(self.centres), np.float32)
+        self._done = np.zeros(len(self.centres), bool)
+
+    def _block(self, j: int) -> float:
+        c = int(self.centres[j])  # columns c - half .. c + half - 1 (wrapped)
+        return median(self._by_col[c:c + 2 * self.half]) * 1.48
+
+    def at(self, xs: np.ndarray) -> np.ndarray:
+        """Noise at strip columns `xs` (0..cols-1), float32."""
+        if not self.local:
+            return np.full(len(xs), self.whole, np.float32)
+        n = len(self.centres)
+        lo = xs // self.step
+        for j in np.unique(np.r_[lo, lo + 1] % n):
+            if not self._done[j]:
+                self._blocks[j] = self._block(int(j))
+                self._done[j] = True
+        b = self._blocks
+        near = np.interp(xs, np.r_[self.centres, self.centres[0] + self.cols], np.r_[b, b[:1]])
+        return np.minimum(np.maximum(near, 2.0), self.whole).astype(np.float32)
 
 
 _FILL = 8 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
-from services.vision.wheel.strips import CELL, PER_POCKET, POCKET_ROWS, Strip, spots
+from services.vision.wheel.strips import CELL, PER_POCKET, POCKET_ROWS, Strip, _Noise, spots
 
 
 def _strip_with_plateau_and_ball() -> Strip:
@@ -29,3 +30,32 @@ def test_a_bumpy_plateau_takes_one_place_and_leaves_the_ball_one():
     assert len(on_plateau) == 1
     assert any(abs(s.position - (450 + 0.5) / PER_POCKET + 0.5) < 0.3 for s in found), \
         [round(s.position, 2) for s in found]
+
+
+def _noise_everywhere(residual: np.ndarray, per_unit: int) -> np.ndarray:
+    """The near-peak noise as first written: all 37 medians, interpolated at every column."""
+    a = np.abs(residual)
+    whole = max(median(a) * 1.48, 2.0)
+    cols = a.shape[1]
+    centres = np.arange(0, cols, per_unit)
+    blocks = np.array([median(a[:, np.arange(c - 3 * per_unit, c + 3 * per_unit) % cols])
+                       * 1.48 for c in centres], np.float32)
+    near = np.interp(np.arange(cols), np.r_[centres - cols, centres, centres + cols],
+                     np.r_[blocks, blocks, blocks])
+    return np.minimum(np.maximum(near, 2.0), whole).astype(np.float32)
+
+
+def test_near_peak_noise_is_taken_only_where_asked_and_as_everywhere():
+    # glare over two thirds of a ring, the rest quiet: the noise near a column is the median
+    # within +-3 pockets, computed lazily (the two medians around the column), to the bit
+    rng = np.random.default_rng(9)
+    rows, cols = len(POCKET_ROWS), 37 * PER_POCKET
+    res = rng.normal(0, 15.0, (rows, cols)).astype(np.float32)
+    res[:, 150:350] /= 5
+    noise = _Noise(res, PER_POCKET, local=True)
+    assert noise.at(np.array([500]))[0] > 2 * noise.at(np.array([250]))[0]
+    assert noise._done.sum() == 4  # columns 250 and 500: two medians each
+    expected = _noise_everywhere(res, PER_POCKET)
+    assert np.array_equal(noise.at(np.arange(cols)), expected)
+    assert np.array_equal(_Noise(res, PER_POCKET, local=False).at(np.arange(3)),
+                          np.full(3, noise.whole, np.float32))
