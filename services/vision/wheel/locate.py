@@ -90,7 +90,11 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
                    interpolation=cv2.INTER_AREA)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    mag = cv2.magnitude(gx, gy)
+    # not cv2.magnitude: its IPP path rounds differently with the arrays' alignment in
+    # memory, and the same frame read twice could vote (rarely) a pixel apart
+    mag = gx * gx
+    mag += gy * gy
+    np.sqrt(mag, out=mag)
     k = int(mag.size * 0.92)
     ys, xs = np.nonzero(mag > np.partition(mag.ravel(), k)[k])
     m = mag[ys, xs]
