@@ -14,13 +14,37 @@ import numpy as np
 def design(t: np.ndarray) -> np.ndarray:
     """Columns 1, cos t, sin t, cos 2t, sin 2t (the double angles from the single ones: two
     trigonometric calls instead of four; this runs several times per frame)."""
-    c, s = np.cos(t), np.sin(t)
-    return np.stack([np.ones_like(t), c, s, c * c - s * s, 2 * s * c], 1)
+    return _design(np.cos(t), np.sin(t))
+
+
+def _design(c: np.ndarray, s: np.ndarray) -> np.ndarray:
+    a = np.empty((len(c), 5), c.dtype)  # filled column by column: np.stack costs 3x more
+    a[:, 0], a[:, 1], a[:, 2], a[:, 3], a[:, 4] = 1, c, s, c * c - s * s, 2 * s * c
+    return a
 
 
 def evaluate(coef: np.ndarray, t: np.ndarray) -> np.ndarray:
-    c, s = np.cos(t), np.sin(t)
+    return _evaluate(coef, np.cos(t), np.sin(t))
+
+
+def _evaluate(coef: np.ndarray, c: np.ndarray, s: np.ndarray) -> np.ndarray:
     return coef[0] + coef[1] * c + coef[2] * s + coef[3] * (c * c - s * s) + coef[4] * (2 * s * c)
+
+
+class Basis:
+    """Fixed angles fitted again and again (the 120 directions of the rotor edge search,
+    three times a frame; the lighting blocks around a strip): their cosines, sines and
+    design matrix taken once. Fits and values are those of `robust_fit` and `evaluate` on
+    `t`, to the bit."""
+
+    def __init__(self, t: np.ndarray) -> None:
+        self.t = t
+        self.c, self.s = np.cos(t), np.sin(t)
+        self.a = _design(self.c, self.s)
+        self.at = np.ascontiguousarray(self.a.T)
+
+    def evaluate(self, coef: np.ndarray) -> np.ndarray:
+        return _evaluate(coef, self.c, self.s)
 
 
 _RIDGE = 1e-9 * np.eye(5)
@@ -31,16 +55,20 @@ def _solve(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.nd
     cv2.solve (LU, as numpy's) takes 2 us against 6 for np.linalg.solve's Python wrapper;
     a frame solves ~20 of these 5 x 5 systems."""
     aw = at * w
-    _, coef = cv2.solve((aw @ a + _RIDGE).astype(np.float64),
-                        (aw @ y).astype(np.float64)[:, None], flags=cv2.DECOMP_LU)
+    _, coef = cv2.solve(np.asarray(aw @ a + _RIDGE, np.float64),
+                        np.asarray(aw @ y, np.float64)[:, None], flags=cv2.DECOMP_LU)
     return coef[:, 0]
 
 
-def robust_fit(t: np.ndarray, y: np.ndarray, scales: Sequence[float],
+def robust_fit(t: np.ndarray | Basis, y: np.ndarray, scales: Sequence[float],
                min_points: int = 8) -> tuple[np.ndarray, np.ndarray] | None:
-    """(coefficients, final weights), or None when fewer than `min_points` keep a weight."""
-    a = design(t)
-    at = np.ascontiguousarray(a.T)
+    """(coefficients, final weights), or None when fewer than `min_points` keep a weight.
+    `t`: the angles, or their `Basis`."""
+    if isinstance(t, Basis):
+        a, at = t.a, t.at
+    else:
+        a = design(t)
+        at = np.ascontiguousarray(a.T)
     w = np.ones_like(y)
     coef = _solve(at, a, y, w)
     for c in scales:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from services.vision.stats import median
-from services.vision.wheel.harmonics import evaluate, robust_fit
+from services.vision.wheel.harmonics import Basis, robust_fit
 
 VOTE_SIDE = 120              # coarse centre search on the frame shrunk to this smaller side
 # (a 640x480 frame: 1/4 size); the vote distances are in that frame, so they are fractions of
@@ -34,6 +34,7 @@ ROTOR_SIZE = (0.12, 0.6)     # rotor radius as a fraction of the frame's smaller
                              # close camera shows the rotor whole and the bowl cut)
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
+_TH_BASIS = Basis(_TH)
 _SUM_CHANNELS = np.ones((1, 3), np.float32)
 
 
@@ -150,10 +151,10 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
 def _robust_harmonics(r: np.ndarray) -> np.ndarray:
     """Inliers of r(theta) ~ centre shift + ellipticity (Tukey IRLS with a shrinking scale)."""
     med = median(r)
-    fit = robust_fit(_TH, r, [c * med for c in (0.3, 0.15, 0.08, 0.05)], 20)
+    fit = robust_fit(_TH_BASIS, r, [c * med for c in (0.3, 0.15, 0.08, 0.05)], 20)
     if fit is None:
         return np.zeros(len(r), bool)
-    return np.abs(r - evaluate(fit[0], _TH)) < 0.03 * med
+    return np.abs(r - _TH_BASIS.evaluate(fit[0])) < 0.03 * med
 
 
 def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,

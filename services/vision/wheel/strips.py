@@ -12,13 +12,14 @@ scaled by its own level (a per-block gain). Cells are ~0.008 rotor radii on both
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
-from services.vision.wheel.harmonics import evaluate, robust_fit
+from services.vision.wheel.harmonics import Basis, robust_fit
 from services.vision.wheel.locate import Ellipse
 from services.vision.wheel.rotor import RotorReading
 
@@ -63,12 +64,16 @@ def smooth_gain(values: np.ndarray, blocks: int) -> np.ndarray:
     rows, cols = values.shape
     per_block = values.reshape(rows, blocks, cols // blocks).transpose(1, 0, 2)
     med = _median_axis1(per_block.reshape(blocks, -1))
-    t = (np.arange(blocks) + 0.5) * 2 * np.pi / blocks
     level = median(med)
-    fit = robust_fit(t, med, [c * level for c in (0.5, 0.3, 0.2)], 6)
+    fit = robust_fit(_around(blocks), med, [c * level for c in (0.5, 0.3, 0.2)], 6)
     coef = fit[0] if fit is not None else np.array([level, 0, 0, 0, 0])
-    tc = (np.arange(cols) + 0.5) * 2 * np.pi / cols
-    return np.maximum(evaluate(coef, tc), 1.0).astype(np.float32)[None, :]
+    return np.maximum(_around(cols).evaluate(coef), 1.0).astype(np.float32)[None, :]
+
+
+@lru_cache(maxsize=16)
+def _around(n: int) -> Basis:
+    """The centres of n equal parts of a turn (radians), as a fitting basis."""
+    return Basis((np.arange(n) + 0.5) * 2 * np.pi / n)
 
 
 def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.ndarray:
