@@ -63,14 +63,16 @@ class Ellipse:
         return np.array([[c * self.a, -s * self.b, self.cx], [s * self.a, c * self.b, self.cy],
                          [0, 0, 1.0]])
 
-    def points(self, theta_deg: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Remap grids for arbitrary same-shaped arrays of plane angles (deg) and radii."""
+    def points(self, theta_deg: np.ndarray, r: np.ndarray,
+               cs: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Remap grids for arbitrary same-shaped arrays of plane angles (deg) and radii.
+        `cs`: `cos_sin(theta_deg)` when already taken."""
         # all in float32, as the maps are (half the time of float64 on a 34 x 592 strip);
         # the rounding, ~1e-4 px, is below remap's own 1/32 px
         m = self.to_image().astype(np.float32)
-        t = np.deg2rad(theta_deg).astype(np.float32)
+        c, s = cos_sin(theta_deg) if cs is None else cs
         r = np.asarray(r, dtype=np.float32)
-        u, v = np.cos(t) * r, np.sin(t) * r
+        u, v = c * r, s * r
         return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
     def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -81,6 +83,12 @@ class Ellipse:
         u = np.cos(t)[:, None] * r[None, :]
         v = np.sin(t)[:, None] * r[None, :]
         return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
+
+
+def cos_sin(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cosine and sine of angles in degrees, in float32 (the sampling grids' precision)."""
+    t = np.deg2rad(theta_deg).astype(np.float32)
+    return np.cos(t), np.sin(t)
 
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:

@@ -21,10 +21,11 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse
+from services.vision.wheel.locate import Ellipse, cos_sin
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -101,17 +102,19 @@ class RotorReading:
         c1, s1 = float(self.warp[1]), float(self.warp[2])
         return -s1 * RING_R, c1 * RING_R
 
-    def radius_grid(self, theta_deg: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def radius_grid(self, theta_deg: np.ndarray, rows: np.ndarray,
+                    cs: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Rectified-plane radius of the true radius `rows` (one per grid row) in directions
         `theta_deg` (a rows x columns grid). The rectification maps the rotor's edge (r = 1)
         onto the unit circle, but a tilted camera sees the inner circles shifted toward the
         true centre's image t, by (1 - r^2) (t . u) to first order (a projective map of the
         disc onto itself); 0.05 rotor radii at r = 0.75 on a 25-degree camera, more than a
-        ball's radius. Without it the pocket ring's edges smear and the ball's radius is off."""
+        ball's radius. Without it the pocket ring's edges smear and the ball's radius is off.
+        `cs`: `cos_sin(theta_deg)` when already taken (the grid's sampling needs it too)."""
         tx, ty = self.centre_shift()
-        t = np.deg2rad(theta_deg).astype(np.float32)
+        c, s = cos_sin(theta_deg) if cs is None else cs
         rr = np.asarray(rows, dtype=np.float32)[:, None]
-        return rr + (1 - rr * rr) * (tx * np.cos(t) + ty * np.sin(t))
+        return rr + (1 - rr * rr) * (tx * c + ty * s)
 
     def angle_grid(self, k: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """`angle_of` for every (row radius, position k): a rows x len(k) grid (degrees, not
@@ -243,10 +246,10 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     colour template (placed at `zero`) that matches the ring best there. A tilted camera
     bends pocket angles by several degrees around the wheel; this measures the bend from
     the whole pattern, which a white number printed in a segment cannot fool."""
-    t_red, t_green = templates(layout)
+    w_red, w_green = _moved_templates(layout)
     base = int(round(zero * BINS / 360 - 0.5))
-    idx = (np.arange(BINS)[None, :] - (base + SHIFTS)[:, None]) % BINS  # template moved
-    prod = red[None, :] * t_red[idx] + GREEN_WEIGHT * green[None, :] * t_green[idx]
+    start = (BINS - (base + SHIFTS) % BINS) % BINS  # the template moved by base + shift
+    prod = red[None, :] * w_red[start] + GREEN_WEIGHT * green[None, :] * w_green[start]
     scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
     j = np.minimum(np.maximum(np.argmax(scores, 0), 1), len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
@@ -256,6 +259,15 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     shift = (SHIFTS[j] + frac) * (2 * np.pi / BINS)
     centres = (cols + 0.5) * (2 * np.pi / SECTORS)
     return centres, shift
+
+
+@lru_cache(maxsize=4)
+def _moved_templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
+    """Every circular shift of the templates, as windows on them laid twice end to end:
+    row i is the template moved by BINS - i bins (tpl[(b + i) % BINS]); taking rows
+    copies whole runs, where indexing each bin cost twice as much."""
+    return tuple(sliding_window_view(np.concatenate([t, t]), BINS)  # type: ignore[return-value]
+                 for t in templates(layout))
 
 
 def unwrap_shifts(shift: np.ndarray, zero: float, layout: WheelLayout) -> np.ndarray:

@@ -20,7 +20,7 @@ import numpy as np
 from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.harmonics import Basis, robust_fit
-from services.vision.wheel.locate import Ellipse
+from services.vision.wheel.locate import Ellipse, cos_sin
 from services.vision.wheel.rotor import RotorReading
 
 CELL = 0.008                                   # rotor radii per row (and ~per column)
@@ -81,7 +81,17 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     rows, cols = values.shape
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
-    return np.tile(_median_axis1(norm), (1, repeats)) * gain
+    middle = _lower_middle_of_4(norm) if repeats == 4 else _median_axis1(norm)
+    return np.tile(middle, (1, repeats)) * gain
+
+
+def _lower_middle_of_4(x: np.ndarray) -> np.ndarray:
+    """`_median_axis1` for 4 along axis 1 (the bowl's quarter turns): the second smallest,
+    min(max(lower of each pair), min(higher of each pair)); np.partition along so short an
+    axis cost 20x more (0.95 ms on the bowl strip)."""
+    a, b, c, d = x[:, 0], x[:, 1], x[:, 2], x[:, 3]
+    return np.minimum(np.maximum(np.minimum(a, b), np.minimum(c, d)),
+                      np.minimum(np.maximum(a, b), np.maximum(c, d)))
 
 
 _ROW_NEIGHBOURS = np.ones((7, 1), np.uint8)  # +-3 rows: the perspective moves circles ~2%
@@ -97,10 +107,14 @@ def _strip(values, repeats, gain_blocks, rows, positions, mx, my, radial_slack: 
     return Strip(values, residual, bright, rows, positions, mx, my)
 
 
-def _sample(frame: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
-    """Whiteness at the grid points (sampled in colour, then reduced: cheaper than reducing
-    the whole frame first)."""
-    mx, my = ell.points(theta, r)
+def _sample(frame: np.ndarray, ell: Ellipse, rotor: RotorReading, k: np.ndarray,
+            rows: np.ndarray):
+    """Whiteness at the grid points: positions `k` around the rotor (through the bend) at
+    true radii `rows` (sampled in colour, then reduced: cheaper than reducing the whole
+    frame first)."""
+    theta = rotor.angle_grid(k, rows)
+    cs = cos_sin(theta)  # once for the radius correction and the sampling grid
+    mx, my = ell.points(theta, rotor.radius_grid(theta, rows, cs), cs)
     bgr = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return whiteness(bgr).astype(np.float32), mx, my
 
@@ -108,17 +122,13 @@ def _sample(frame: np.ndarray, ell: Ellipse, theta: np.ndarray, r: np.ndarray):
 def pocket_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     n = rotor.layout.n
     pos = (np.arange(n * PER_POCKET) + 0.5) / PER_POCKET - 0.5
-    theta = rotor.angle_grid(pos, POCKET_ROWS)
-    r = rotor.radius_grid(theta, POCKET_ROWS)
-    vals, mx, my = _sample(frame, ell, theta, r)
+    vals, mx, my = _sample(frame, ell, rotor, pos, POCKET_ROWS)
     return _strip(vals, n, n, POCKET_ROWS, pos, mx, my, radial_slack=False)
 
 
 def bowl_strip(frame: np.ndarray, ell: Ellipse, rotor: RotorReading) -> Strip:
     deg = (np.arange(BOWL_COLS) + 0.5) * 360.0 / BOWL_COLS
-    theta = rotor.angle_grid(deg / rotor.layout.pitch, BOWL_ROWS)
-    r = rotor.radius_grid(theta, BOWL_ROWS)
-    vals, mx, my = _sample(frame, ell, theta, r)
+    vals, mx, my = _sample(frame, ell, rotor, deg / rotor.layout.pitch, BOWL_ROWS)
     return _strip(vals, BOWL_REPEATS, BOWL_GAIN_BLOCKS, BOWL_ROWS, deg, mx, my, radial_slack=True)
 
 
