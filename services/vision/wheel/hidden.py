@@ -55,11 +55,7 @@ def true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
     if flags.all():
         return [(0, n)]
     first = int(np.argmin(flags))  # a False: start there so no run crosses the seam
-    runs, start = [], None
-    for i in range(first, first + n + 1):
-        if flags[i % n] and start is None:
-            start = i
-        elif not flags[i % n] and start is not None:
-            runs.append((start % n, i - start))
-            start = None
-    return runs
+    walk = np.concatenate([np.roll(flags, -first), [False]]).astype(np.int8)
+    edges = np.diff(walk)
+    starts, ends = np.flatnonzero(edges == 1) + 1, np.flatnonzero(edges == -1) + 1
+    return [((int(a) + first) % n, int(b - a)) for a, b in zip(starts, ends)]

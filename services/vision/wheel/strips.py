@@ -226,7 +226,9 @@ class _Noise:
         # columns contiguous, wrapped by `half` on both sides: a block is one slice
         ext = np.concatenate([a[:, -self.half:], a, a[:, :self.half]], 1)
         self._by_col = np.ascontiguousarray(ext.T)
-        self._blocks = np.zeros(len(self.centres), np.float32)
+        # the medians at the centres, and the first again one turn on (np.interp's nodes)
+        self._nodes = np.append(self.centres, self.centres[0] + self.cols)
+        self._blocks = np.zeros(len(self.centres) + 1, np.float32)
         self._done = np.zeros(len(self.centres), bool)
 
     def _block(self, j: int) -> float:
@@ -238,13 +240,13 @@ class _Noise:
         if not self.local:
             return np.full(len(xs), self.whole, np.float32)
         n = len(self.centres)
-        lo = xs // self.step
-        for j in np.unique(np.r_[lo, lo + 1] % n):
-            if not self._done[j]:
-                self._blocks[j] = self._block(int(j))
-                self._done[j] = True
-        b = self._blocks
-        near = np.interp(xs, np.r_[self.centres, self.centres[0] + self.cols], np.r_[b, b[:1]])
+        for lo in set((xs // self.step).tolist()):
+            for j in (lo, (lo + 1) % n):
+                if not self._done[j]:
+                    self._blocks[j] = self._block(j)
+                    self._done[j] = True
+        self._blocks[n] = self._blocks[0]
+        near = np.interp(xs, self._nodes, self._blocks)
         return np.minimum(np.maximum(near, 2.0), self.whole).astype(np.float32)
 
 

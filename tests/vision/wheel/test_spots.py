@@ -5,6 +5,7 @@ import numpy as np
 
 from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
+from services.vision.wheel.hidden import true_runs
 from services.vision.wheel.strips import CELL, PER_POCKET, POCKET_ROWS, Strip, _Noise, spots
 
 
@@ -59,3 +60,11 @@ def test_near_peak_noise_is_taken_only_where_asked_and_as_everywhere():
     assert np.array_equal(noise.at(np.arange(cols)), expected)
     assert np.array_equal(_Noise(res, PER_POCKET, local=False).at(np.arange(3)),
                           np.full(3, noise.whole, np.float32))
+
+
+def test_runs_of_true_around_a_circle_join_across_the_seam():
+    flags = np.array([1, 1, 0, 0, 1, 1, 1, 0, 1], bool)
+    assert true_runs(flags) == [(4, 3), (8, 3)]  # the last run wraps onto columns 0-1
+    assert true_runs(np.ones(5, bool)) == [(0, 5)]
+    assert true_runs(np.zeros(5, bool)) == []
+    assert true_runs(np.array([0, 1, 0, 1], bool)) == [(1, 1), (3, 1)]
