@@ -29,6 +29,7 @@ VOTE_SIDE = 120              # coarse centre search on the frame shrunk to this 
 # (a 640x480 frame: 1/4 size); the vote distances are in that frame, so they are fractions of
 # the frame whatever its resolution: 0.125-0.425 of its smaller side (60..204 px at 480)
 VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)
+_VOTE_D = np.concatenate([VOTE_DIST, -VOTE_DIST])[:, None]
 N_DIRS = 120                 # directions sampled around the centre
 ROTOR_SIZE = (0.12, 0.6)     # rotor radius as a fraction of the frame's smaller side (a
                              # close camera shows the rotor whole and the bowl cut)
@@ -108,12 +109,12 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     ys, xs = np.nonzero(mag > np.partition(mag.ravel(), k)[k])
     m = mag[ys, xs]
     ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
-    d = np.concatenate([VOTE_DIST, -VOTE_DIST])[None, :]
     h, w = g.shape
-    xs, ys = xs.astype(np.float32), ys.astype(np.float32)  # float32 votes: 40 % faster
-    px = np.rint(xs[:, None] + d * ux[:, None]).astype(np.int32).ravel()
-    py = np.rint(ys[:, None] + d * uy[:, None]).astype(np.int32).ravel()
-    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    # one row per distance, one column per edge pixel: numpy's loops then run along the
+    # ~1500 pixels, not the 26 distances
+    px = np.rint(xs.astype(np.float32)[None, :] + _VOTE_D * ux[None, :]).astype(np.int32)
+    py = np.rint(ys.astype(np.float32)[None, :] + _VOTE_D * uy[None, :]).astype(np.int32)
+    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)  # float32 votes: 40 % faster
     acc: np.ndarray = np.bincount(py[ok] * w + px[ok], minlength=h * w).astype(np.float32)
     acc = acc.reshape(h, w)
     acc = cv2.GaussianBlur(acc, (13, 13), 0)
@@ -121,7 +122,7 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     # centroid of the peak region: a turret's arms smear the peak into a cross
     x0, y0 = max(0, x - 6), max(0, y - 6)
     sub = np.maximum(acc[y0:y + 7, x0:x + 7] - 0.6 * peak, 0)
-    yy, xx = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
+    yy, xx = np.arange(sub.shape[0])[:, None], np.arange(sub.shape[1])[None, :]
     tot = float(sub.sum()) or 1.0
     cx, cy = x0 + float((sub * xx).sum()) / tot, y0 + float((sub * yy).sum()) / tot
     return (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5

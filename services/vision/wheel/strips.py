@@ -81,8 +81,15 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     rows, cols = values.shape
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
-    middle = _lower_middle_of_4(norm) if repeats == 4 else _median_axis1(norm)
+    middle = _lower_middle_of_4(norm) if repeats == 4 else _median_over_repeats(norm)
     return np.tile(middle, (1, repeats)) * gain
+
+
+def _median_over_repeats(x: np.ndarray) -> np.ndarray:
+    """`_median_axis1` of rows x repeats x columns, partitioned along the last axis of a
+    transposed view (numpy's partition along a middle axis cost 40 % more)."""
+    m = (x.shape[1] - 1) // 2
+    return np.partition(x.transpose(0, 2, 1), m, axis=2)[:, :, m]
 
 
 def _lower_middle_of_4(x: np.ndarray) -> np.ndarray:
