@@ -18,6 +18,7 @@ All work is on small polar samplings (cv2.remap), so the whole search costs a fe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -36,6 +37,8 @@ ROTOR_SIZE = (0.12, 0.6)     # rotor radius as a fraction of the frame's smaller
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
 _ROWS = np.arange(N_DIRS)
 _TH_BASIS = Basis(_TH)
+_TH_CS = (np.cos(_TH), np.sin(_TH))  # the directions' trigonometry, taken once
+_TH2_CS = (_TH_CS[0][::2], _TH_CS[1][::2])
 _SUM_CHANNELS = np.ones((1, 3), np.float32)
 
 
@@ -76,13 +79,17 @@ class Ellipse:
         u, v = c * r, s * r
         return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
-    def sample(self, theta: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane."""
+    def sample(self, theta: np.ndarray, r: np.ndarray,
+               cs: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Remap grids (rows: theta, columns: r) for polar sampling in the wheel plane.
+        `cs`: the cosines and sines of `theta` (radians, float32) when already taken."""
         m = self.to_image().astype(np.float32)  # float32 throughout, as `points`
-        t = np.asarray(theta, dtype=np.float32)
+        if cs is None:
+            t = np.asarray(theta, dtype=np.float32)
+            cs = np.cos(t), np.sin(t)
         r = np.asarray(r, dtype=np.float32)
-        u = np.cos(t)[:, None] * r[None, :]
-        v = np.sin(t)[:, None] * r[None, :]
+        u = cs[0][:, None] * r[None, :]
+        v = cs[1][:, None] * r[None, :]
         return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
 
 
@@ -142,7 +149,7 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
     in steps of 1/160 of it: a fixed 240 px missed the rotor of a close 1280x720 camera."""
     step = min(img.shape[:2]) / 160.0
     rs = np.arange(16 / 3, 100, 1.0, dtype=np.float32) * step
-    mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs)
+    mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs, _TH2_CS)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
     half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
     prof = np.partition(e, [half, half + 1], axis=0)[half:half + 2].mean(0)
@@ -170,9 +177,9 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
                    width: float, outermost: bool = True) -> tuple[Ellipse, float] | None:
     """Refit the rotor edge searching radii lo..hi (in units of the guess). Returns the
     ellipse and the fraction of directions that agreed with it."""
-    rs = np.linspace(lo - width, hi + width, n).astype(np.float32)
+    rs = _radii(lo, hi, n, width)
     k = max(1, int(round(width / float(rs[1] - rs[0]))))
-    mx, my = guess.sample(_TH, rs)
+    mx, my = guess.sample(_TH, rs, _TH_CS)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
     c = np.concatenate([np.zeros((N_DIRS, 1), np.float32), np.cumsum(e, 1)], 1)
     idx = np.arange(k, n - k)
@@ -192,6 +199,13 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
         return None
     pts = np.stack([mx[_ROWS, i], my[_ROWS, i]], 1)[inl]
     return Ellipse.from_cv(cv2.fitEllipse(pts)), float(inl.mean())
+
+
+@lru_cache(maxsize=16)
+def _radii(lo: float, hi: float, n: int, width: float) -> np.ndarray:
+    rs = np.linspace(lo - width, hi + width, n).astype(np.float32)
+    rs.flags.writeable = False
+    return rs
 
 
 def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:

@@ -29,6 +29,8 @@ from services.vision.wheel.locate import Ellipse, cos_sin
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
+_THETA32 = _THETA.astype(np.float32)
+_THETA_CS = (np.cos(_THETA32), np.sin(_THETA32))
 RING = np.linspace(0.87, 0.97, 6, dtype=np.float32)  # inside the number ring, off its edges
 RING_R = float(RING.mean())
 GREEN_WEIGHT = 2.0
@@ -140,7 +142,7 @@ def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
 
 def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Per-angle redness and greenness of the number ring, z-scored."""
-    mx, my = ell.sample(_THETA.astype(np.float32), RING)
+    mx, my = ell.sample(_THETA32, RING, _THETA_CS)
     p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
