@@ -77,7 +77,7 @@ class Ellipse:
         c, s = cos_sin(theta_deg) if cs is None else cs
         r = np.asarray(r, dtype=np.float32)
         u, v = c * r, s * r
-        return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
+        return _affine(m[0], u, v), _affine(m[1], u, v)
 
     def sample(self, theta: np.ndarray, r: np.ndarray,
                cs: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +90,16 @@ class Ellipse:
         r = np.asarray(r, dtype=np.float32)
         u = cs[0][:, None] * r[None, :]
         v = cs[1][:, None] * r[None, :]
-        return m[0, 0] * u + m[0, 1] * v + m[0, 2], m[1, 0] * u + m[1, 1] * v + m[1, 2]
+        return _affine(m[0], u, v), _affine(m[1], u, v)
+
+
+def _affine(row: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """row[0] * u + row[1] * v + row[2], in that order, in place (no temporaries beyond one:
+    the strips' grids have 20-50 k cells)."""
+    out = row[0] * u
+    out += row[1] * v
+    out += row[2]
+    return out
 
 
 def cos_sin(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

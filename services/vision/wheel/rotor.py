@@ -116,7 +116,11 @@ class RotorReading:
         tx, ty = self.centre_shift()
         c, s = cos_sin(theta_deg) if cs is None else cs
         rr = np.asarray(rows, dtype=np.float32)[:, None]
-        return rr + (1 - rr * rr) * (tx * c + ty * s)
+        out = tx * c  # rr + (1 - rr^2) (tx c + ty s), in place
+        out += ty * s
+        out *= 1 - rr * rr
+        out += rr
+        return out
 
     def angle_grid(self, k: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """`angle_of` for every (row radius, position k): a rows x len(k) grid (degrees, not
@@ -126,7 +130,9 @@ class RotorReading:
         inv = 1.0 / np.maximum(rows, 0.2)
         t = ((inv - inv[0]) / (inv[-1] - inv[0]))[:, None]
         step = ((ends[1] - ends[0] + 180) % 360) - 180
-        return ends[0][None, :] + t * step[None, :]  # not wrapped: only fed to cos/sin
+        out = t * step[None, :]  # not wrapped: only fed to cos/sin
+        out += ends[0][None, :]
+        return out
 
 
 @lru_cache(maxsize=4)
