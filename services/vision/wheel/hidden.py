@@ -34,7 +34,7 @@ def arm_across(bowl: Strip) -> bool:
     a band of columns, a few degrees wide, where most rows are not the bowl, and whose
     sides are sharp in every row (a soft-edged shadow or lamp reflection has none)."""
     res = cv2.GaussianBlur(bowl.residual, (0, 0), 1.0)
-    noise = max(median(np.abs(bowl.residual)) * 1.48, 2.0)
+    noise = bowl.noise
     crossed = (np.abs(res) > 4 * noise).mean(axis=0) > 0.5
     cols = len(crossed)
     for start, length in true_runs(crossed):

@@ -12,7 +12,7 @@ scaled by its own level (a per-block gain). Cells are ~0.008 rotor radii on both
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -44,6 +44,12 @@ class Strip:
     positions: np.ndarray  # position of each column: pockets (pocket strip) or degrees (bowl)
     mx: np.ndarray         # frame coordinates of every cell, for drawing evidence
     my: np.ndarray
+
+    @cached_property
+    def noise(self) -> float:
+        """The residual's noise level (1.48 median absolute value, at least 2 grey levels),
+        taken once: the spot finders and the arm check all need it."""
+        return max(median(np.abs(self.residual)) * 1.48, 2.0)
 
 
 def whiteness(bgr: np.ndarray) -> np.ndarray:
@@ -198,7 +204,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
-    noise = _Noise(strip.residual, per_unit, local_noise)
+    noise = _Noise(strip.residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
     # a peak over 4 times the strip's noise stands over 4 times any lower noise near it:
     # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
@@ -220,9 +226,9 @@ class _Noise:
     The medians near a column are taken only when asked for: a frame needs a few of them
     (the peaks under 4 times the strip's noise, and the kept ones), not all 37."""
 
-    def __init__(self, residual: np.ndarray, per_unit: float, local: bool) -> None:
+    def __init__(self, residual: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
         a = np.abs(residual)
-        self.whole = max(median(a) * 1.48, 2.0)
+        self.whole = whole
         self.local = local
         if not local:
             return
@@ -347,8 +353,10 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     w0 = np.maximum(patch - floor, 0)
     cx, cy = col - c0, row - r0
     for _ in range(4):
-        w = w0 * np.minimum(np.maximum(
-            _KERNEL_R - np.sqrt((_WX - cx) ** 2 + (_WY - cy) ** 2), 0), 1)
+        # the squared offsets along a row and a column, added as a grid: the same values
+        # as on the two grids, for two small vectors' work
+        d2 = (_WX[:1] - cx) ** 2 + (_WY[:, :1] - cy) ** 2
+        w = w0 * np.minimum(np.maximum(_KERNEL_R - np.sqrt(d2), 0), 1)
         tot = float(w.sum())
         if tot <= 0:
             break
