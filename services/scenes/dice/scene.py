@@ -76,7 +76,7 @@ def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
         _draw_die(scene, die, value, DICE_COLOURS[dice_name])
     img = cv2.resize(scene.img, (W, H), interpolation=cv2.INTER_AREA)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    img, quad = _camera(img, rng, nuisances, dice)
+    img, quad, centres, sides = _camera(img, rng, nuisances, dice)
     label: dict[str, Any] = {
         "kind": "dice", "no_decision": reason is not None, "reason": reason,
         "values": None if reason else sorted(values),
@@ -85,6 +85,10 @@ def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
         "landing_area_px": quad.round(2).tolist(),
         # What a person would have clicked: the true corners give or take a pixel.
         "calibration": _calibration_json(quad + rng.normal(0, 0.7, quad.shape)),
+        # Each die where it lies in the frame: what a reader trained on crops learns from.
+        "dice_px": [{"centre": [round(float(x), 1) for x in c], "value": v, "pose": d["mode"],
+                     "side": round(float(s), 1)}
+                    for c, v, d, s in zip(centres, values, dice, sides)],
     }
     return img, label
 
@@ -375,8 +379,10 @@ def _dot(sc: _Scene, keep_out: list) -> None:
 # ---------------------------------------------------------------- camera
 
 def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
-            dice: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    """Apply the camera's pose and photometric nuisances; return the frame and landing quad."""
+            dice: list[dict[str, Any]]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Apply the camera's pose and photometric nuisances; return the frame, the landing quad,
+    the dice centres and sides, all in the frame's pixels."""
     x0, y0, x1, y1 = _landing_rect_px()
     quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
     centres = np.array([d["c"] for d in dice])
@@ -389,7 +395,10 @@ def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
     else:
         mat = np.eye(3)
     img = nz.warp(img, mat) if not np.allclose(mat, np.eye(3)) else img
-    return nz.apply(img, rng, nuisances), nz.warp_points(quad, mat)
+    half = np.array([DIE_PX / 2, 0.0])
+    across = nz.warp_points(centres + half, mat) - nz.warp_points(centres - half, mat)
+    return (nz.apply(img, rng, nuisances), nz.warp_points(quad, mat),
+            nz.warp_points(centres, mat), np.hypot(*across.T))
 
 
 def _unit(angle: float) -> np.ndarray:

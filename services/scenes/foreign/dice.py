@@ -102,6 +102,13 @@ def render(rng: np.random.Generator, p: DiceParams) -> tuple[np.ndarray, dict[st
         "size": [w, h], "die_px": round(die_px, 1), "tilt": round(cam.tilt, 1),
         "k1": round(cam.k1, 3), "nuisances": _nuisance_tags(w, die_px, cam, style, felt_name),
         "centres_px": [[round(float(c), 1) for c in cam.project(s[None])[0]] for s in spots]}
+    # Each die as it lies (the first leans on a `cocked` frame): what a crop reader learns from.
+    # A flat die's centre is its top face's, which a tilted camera sees off its footprint.
+    label["dice_px"] = [
+        {"centre": c if cocked and i == 0 else
+         [round(float(q), 1) for q in cam.project(_top_centre(cam, s)[None])[0]],
+         "value": v, "pose": "cocked" if cocked and i == 0 else "flat"}
+        for i, (c, v, s) in enumerate(zip(label["centres_px"], values, spots))]
     if cocked:
         label.update(no_decision=True, reason="cocked")
     else:
@@ -321,10 +328,9 @@ def _pips(cv: Canvas, value: int, centre: np.ndarray, side: float, angle: float,
 def _flat_die(cv: Canvas, rng: np.random.Generator, cam: Camera, spot: np.ndarray,
               angle: float, value: int, style: str, off: float, pr: float,
               shade: np.ndarray) -> None:
-    nadir = np.array(cam.nadir)
-    lift = cam.height / (cam.height - DIE)  # a point DIE mm up, seen on the plane
+    lift = cam.height / (cam.height - DIE)
     bottom = _rounded(spot, DIE, angle)
-    top_c = nadir + (spot - nadir) * lift
+    top_c = _top_centre(cam, spot)
     top = _rounded(top_c, DIE * lift, angle)
     under = cv.img[tuple(np.clip(cv.px(spot).astype(int)[::-1], 0,
                                  np.array(cv.img.shape[:2]) - 1))].copy()
@@ -340,6 +346,13 @@ def _flat_die(cv: Canvas, rng: np.random.Generator, cam: Camera, spot: np.ndarra
         p = top_c + 0.43 * DIE * np.array([np.cos(t), np.sin(t)])
         cv2.circle(cv.img, tuple(cv.ipx(p)), int(0.05 * DIE * cv.ppm * 16),
                    (255, 255, 255), -1, cv2.LINE_AA, 4)
+
+
+def _top_centre(cam: Camera, spot: np.ndarray) -> np.ndarray:
+    """Where the top face's centre of a flat die standing on `spot` is seen on the plane."""
+    nadir = np.array(cam.nadir)
+    lift = cam.height / (cam.height - DIE)  # a point DIE mm up, seen on the plane
+    return np.asarray(nadir + (spot - nadir) * lift)
 
 
 def _cocked_die(cv: Canvas, rng: np.random.Generator, spot: np.ndarray, angle: float,
