@@ -28,6 +28,7 @@ from services.vision.wheel.strips import (
     Spot,
     Strip,
     bowl_strip,
+    fret_shift,
     halo,
     pocket_strip,
     spots,
@@ -87,6 +88,21 @@ TRACK_EDGE = 1.42            # the rim
 # 6161, 7373, 7474): settled balls <= 0.256 (1740 frames), balls on a fret >= 0.324 (1488).
 # A wrong pocket costs more than a glance, so the line sits nearer the settled side.
 FRET_LIMIT = 0.28
+# The frets beside the ball (1.5 and 2.5 pockets either side) seen further than a quarter
+# pocket from where the bend puts them (`strips.fret_shift`): the bend is wrong near the
+# ball, so its pocket is not known (the quarter pocket of `SECTORS_OFF_MAX`). Settled balls:
+# at most 0.15 (296, widened generator, seed 580004) and 0.13 (423, tuning region); a ball on
+# a fret read as in the pocket beside it through an extrapolated bend (seed 561001 frame
+# 109): 0.38.
+FRET_SHIFT_MAX = 0.25
+# A ball at rest stands alone in the pocket ring: no settled ball of the development sets
+# had a second ball-like leftover there. A moving ball's blurred streak (2.5-5 ball
+# diameters) can break into ball-like bumps: one nearly as strong (>= 0.6 of its contrast)
+# further than the ball's own halves (2 ball radii: a fret splits a ball into two peaks about
+# a ball radius apart) and within a streak's length (10 ball radii) is the same ball moving.
+# Seed 561004 frame 100: two bumps 3 ball radii apart (contrast 4.14 and 4.03) had been read
+# as a settled ball in pocket 13.
+STREAK_RADII = (2.0, 10.0)
 
 
 def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -> WheelReading:
@@ -198,11 +214,16 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
               and _apart(layout, strip, ball, s)]
     if rivals:
         return _no(layout, R.NO_BALL, ell, **geo)  # two ball-like spots: not sure which
+    if _streak(layout, strip, ball, inside[1:]):  # pieces of one blurred, moving ball
+        return _no(layout, R.BALL_MOVING, ell, **geo)
     k = int(np.round(ball.position)) % layout.n
     offset = float(ball.position - np.round(ball.position))
     geo["scores"].update(offset=offset)
     if abs(offset) > FRET_LIMIT:
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    geo["scores"].update(fret_shift=fret_shift(strip, ball))
+    if geo["scores"]["fret_shift"] > FRET_SHIFT_MAX:  # the bend is wrong near the ball
+        return _no(layout, R.ROTOR_UNREADABLE, ell, **geo)
     if ball.area > WHOLE_BALL_AREA_MAX:  # something bright joins the ball: a hand by it
         return _no(layout, R.OCCLUDED, ell, **geo)
     geo["scores"].update(halo=halo(strip, ball))
@@ -230,9 +251,22 @@ def _confidence(ball: Spot, offset: float, rotor: RotorReading) -> float:
 
 def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
     """Further apart than one ball (a fret across the ball can split it into two peaks)."""
+    return _radii_apart(layout, a, b) > 4
+
+
+def _radii_apart(layout: WheelLayout, a: Spot, b: Spot) -> float:
+    """Distance between two spots of the pocket strip, in ball radii."""
     cells_per_pocket = (2 * np.pi * a.r / layout.n) / CELL
     dcol = abs(((a.position - b.position + layout.n / 2) % layout.n) - layout.n / 2)
-    return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) > 4 * NOMINAL.ball / CELL
+    return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) * CELL / NOMINAL.ball
+
+
+def _streak(layout: WheelLayout, strip: Strip, ball: Spot, others: list[Spot]) -> bool:
+    """Another ball-like leftover nearly as strong, beyond the ball's own halves but within
+    a streak's length: the ball is moving (`STREAK_RADII`)."""
+    return any(s.contrast >= 0.6 * ball.contrast
+               and STREAK_RADII[0] < _radii_apart(layout, ball, s) <= STREAK_RADII[1]
+               for s in others)
 
 
 def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:

@@ -399,3 +399,42 @@ def halo(strip: Strip, spot: Spot) -> float:
     if ring.size == 0 or core.size == 0:
         return 0.0
     return median(ring) / max(float(core.mean()), 1.0)
+
+
+FRETS_BESIDE = np.array([-2.5, -1.5, 1.5, 2.5])  # frets (pockets from the ball's) clear of it
+FRET_SEEN = 0.5  # a fret whose line is under half the strongest one's is hidden (not used)
+
+
+def fret_shift(strip: Strip, spot: Spot) -> float:
+    """How far (pockets) the frets beside a ball are seen from where the bend puts them: the
+    largest of `fret_shifts` among the frets seen (a shadow, a hand or glare over one leaves
+    a weak line whose phase is noise)."""
+    shifts, strength = fret_shifts(strip, spot)
+    return float(np.abs(shifts[strength >= FRET_SEEN * strength.max()]).max())
+
+
+def fret_shifts(strip: Strip, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
+    """Where the frets beside a ball are seen, in pockets from where the bend puts them
+    (`FRETS_BESIDE`, each 1.5-2.5 pockets from the ball's pocket, so the ball's own light
+    stays out), and how strong each fret's line is (grey levels). Measured at the ball's
+    radius (the rows within a ball radius of it): per fret, the phase and amplitude of the
+    pocket-period harmonic of the whiteness in a pocket-wide window centred where the fret
+    should be (the fret is the bright line in it). The bend is fitted to the number ring's
+    boundaries only; where those near the ball were not seen it is extrapolated, and it can
+    be wrong there by a large part of a pocket while the fit still looks tidy: seed 561001
+    frame 109 of the widened generator, a ball on a fret read as in pocket 36."""
+    values = strip.values
+    rows, cols = values.shape
+    r0 = int(round(spot.row))
+    reach = int(round(_BALL_CELLS_R))
+    profile = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)].mean(0)
+    k = float(np.round(spot.position))
+    # column of position p: (p - positions[0]) * PER_POCKET (positions[0] is column 0's)
+    centres = (k + FRETS_BESIDE - strip.positions[0]) * PER_POCKET
+    start = np.ceil(centres - (PER_POCKET - 1) / 2).astype(np.intp)
+    idx = (start[:, None] + np.arange(PER_POCKET)[None, :]) % cols
+    frac = (start - (centres - (PER_POCKET - 1) / 2))[:, None]  # window's offset from centre
+    phase = np.exp(-2j * np.pi * (np.arange(PER_POCKET)[None, :] + frac
+                                  - (PER_POCKET - 1) / 2) / PER_POCKET)
+    z = (profile[idx] * phase).sum(1) / PER_POCKET
+    return -np.angle(z) / (2 * np.pi), np.abs(z)

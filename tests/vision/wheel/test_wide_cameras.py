@@ -114,3 +114,25 @@ def test_ball_read_where_glare_elsewhere_makes_a_chrome_ring_noisy():
     reading = read_wheel(image, label.variant)
     assert reading.pocket == label.pocket, reading.reason
     assert reading.scores["ball_contrast"] >= R.BALL_CONTRAST_MIN
+
+
+def test_ball_on_a_fret_is_not_read_through_a_bend_wrong_near_it():
+    # American wheel, motion blur: the bend, fitted to 21 boundaries (none seen just beside
+    # the ball), put the ball 0.27 pocket from a pocket centre (limit 0.28): pocket 36. The
+    # frets beside it are seen up to 0.38 pocket from where that bend puts them
+    image, label = _wide(561001, 109, None)
+    assert label.reason == "ball_on_fret"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "rotor_unreadable"
+    assert abs(reading.scores["offset"]) <= R.FRET_LIMIT
+    assert reading.scores["fret_shift"] > R.FRET_SHIFT_MAX
+
+
+def test_two_bumps_of_a_blurred_moving_ball_are_not_a_settled_ball():
+    # motion blur and glare: the moving ball's streak left two ball-like bumps 3 ball radii
+    # apart (contrast 4.14 and 4.03); the rounder one had been read as settled in pocket 13
+    image, label = _wide(561004, 100, None, 0.0)
+    assert label.reason == "ball_moving"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "ball_moving"
+    assert reading.scores["ball_contrast"] >= R.BALL_CONTRAST_MIN  # a ball-like spot was there
