@@ -60,8 +60,16 @@ def test_rotor_found_inside_a_ring_of_bright_deflectors():
 def test_wider_generator_options_leave_the_labelled_sets_alone():
     a, la = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",))
     b, lb = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",),
-                               tilt_max=14.0, dist_min=5.0)
+                               tilt_max=14.0, dist_min=5.0, rotor_px=(118.0, 142.0))
     assert np.array_equal(a, b) and la == lb
+    _, small = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",),
+                                  rotor_px=(95.0, 95.0))
+    for label, radius in ((la, (118, 142)), (small, (95, 95))):
+        h = np.array(label.plane_to_image)
+        ends = h @ np.array([[0.0, 1.0, 0.0, -1.0], [0.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]])
+        xy = ends[:2] / ends[2]
+        seen = np.hypot(*(xy[:, 1:] - xy[:, :1])).mean()  # rotor radius in the image, px
+        assert 0.85 * radius[0] < seen < 1.15 * radius[1], seen
     drawn = {pick_style(np.random.default_rng(i)).name for i in range(200)}
     assert drawn == set(STYLES) and not drawn & set(EXTRA_STYLES)
     assert pick_style(np.random.default_rng(0), "steel").name == "steel"
