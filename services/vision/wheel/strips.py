@@ -187,11 +187,12 @@ BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
           r_range: tuple[float, float] = (0.0, 9.0), local: bool = False,
-          local_noise: bool = False) -> list[Spot]:
+          local_noise: bool = False, min_contrast: float = 4.0) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
-    only at radii within `r_range`. `local`: measured against their surroundings (a broad
-    lamp reflection on the track then no longer outshines the ball in it)."""
+    only at radii within `r_range` and over `min_contrast` times the noise. `local`:
+    measured against their surroundings (a broad lamp reflection on the track then no
+    longer outshines the ball in it)."""
     res = strip.bright
     cols = res.shape[1]
     pad = 24
@@ -206,12 +207,12 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     ys, xs = np.nonzero(peaks)
     noise = _Noise(strip.residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
-    # a peak over 4 times the strip's noise stands over 4 times any lower noise near it:
+    # a peak over k times the strip's noise stands over k times any lower noise near it:
     # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
-    weak = strong <= 4 * np.float32(noise.whole)
+    weak = strong <= np.float32(min_contrast) * np.float32(noise.whole)
     if weak.any():
         keep = ~weak
-        keep[weak] = strong[weak] > 4 * noise.at(xs[weak] - pad)
+        keep[weak] = strong[weak] > np.float32(min_contrast) * noise.at(xs[weak] - pad)
         ys, xs = ys[keep], xs[keep]
     kept = _one_per_region(sm, ys, xs, max_spots)
     levels = noise.at(np.array([x - pad for _, x in kept], np.intp))
@@ -402,6 +403,8 @@ def halo(strip: Strip, spot: Spot) -> float:
 
 
 FRETS_BESIDE = np.array([-2.5, -1.5, 1.5, 2.5])  # frets (pockets from the ball's) clear of it
+_FRET_COLS = np.arange(PER_POCKET)
+_FRET_PHASE = np.exp(-2j * np.pi * (_FRET_COLS - (PER_POCKET - 1) / 2) / PER_POCKET)
 FRET_SEEN = 0.5  # a fret whose line is under half the strongest one's is hidden (not used)
 
 
@@ -426,15 +429,18 @@ def fret_shifts(strip: Strip, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
     values = strip.values
     rows, cols = values.shape
     r0 = int(round(spot.row))
-    reach = int(round(_BALL_CELLS_R))
-    profile = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)].mean(0)
     k = float(np.round(spot.position))
     # column of position p: (p - positions[0]) * PER_POCKET (positions[0] is column 0's)
     centres = (k + FRETS_BESIDE - strip.positions[0]) * PER_POCKET
-    start = np.ceil(centres - (PER_POCKET - 1) / 2).astype(np.intp)
-    idx = (start[:, None] + np.arange(PER_POCKET)[None, :]) % cols
-    frac = (start - (centres - (PER_POCKET - 1) / 2))[:, None]  # window's offset from centre
-    phase = np.exp(-2j * np.pi * (np.arange(PER_POCKET)[None, :] + frac
-                                  - (PER_POCKET - 1) / 2) / PER_POCKET)
-    z = (profile[idx] * phase).sum(1) / PER_POCKET
+    start = np.ceil(centres - (PER_POCKET - 1) / 2)
+    idx = (start.astype(np.intp)[:, None] + _FRET_COLS) % cols
+    reach = int(round(_BALL_CELLS_R))
+    near = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)]
+    profile = near[:, idx.ravel()].mean(0).reshape(idx.shape)
+    # each window's first column sits `shift` columns off its fret's centre minus 7.5 (none
+    # on a pocket strip, whose columns are centred in sixteenths of a pocket)
+    shift = start - (centres - (PER_POCKET - 1) / 2)
+    phase = _FRET_PHASE if not shift.any() else np.exp(
+        -2j * np.pi * (_FRET_COLS + shift[:, None] - (PER_POCKET - 1) / 2) / PER_POCKET)
+    z = (profile * phase).sum(1) / PER_POCKET
     return -np.angle(z) / (2 * np.pi), np.abs(z)

@@ -144,3 +144,15 @@ def test_two_bumps_of_a_blurred_moving_ball_are_not_a_settled_ball():
     reading = read_wheel(image, label.variant)
     assert reading.pocket is None and reading.reason == "ball_moving"
     assert reading.scores["ball_contrast"] >= R.BALL_CONTRAST_MIN  # a ball-like spot was there
+
+
+def test_ball_on_a_noisy_silver_floor_is_read_from_its_brightness():
+    # motion blur and camera noise over chrome pockets: the settled ball stands 3.4 noise
+    # levels above the floor (under the 4 asked elsewhere) but is as bright as the frets
+    # and round, which on plain silver floors is the evidence (`PLAIN`)
+    image, label = _wide(580006, 1, "chrome", 1.0)
+    assert not label.no_decision
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket == label.pocket, reading.reason
+    assert R.PLAIN["contrast"] <= reading.scores["ball_contrast"] < R.BALL_CONTRAST_MIN
+    assert reading.scores["floor_level"] >= R.PLAIN["floor_level"]
