@@ -47,13 +47,15 @@ class Shot:
 
 TILT_MAX = 14.0    # degrees; the labelled sets' cameras (wider ranges are asked for by name)
 DIST_MIN = 5.0     # rotor radii from the wheel (to 9): nearer cameras see more perspective
+ROTOR_PX = (118.0, 142.0)  # rotor radius in the image, pixels (a wider range asked by name)
 
 
 def camera_homography(rng: np.random.Generator, size1: int, tilt_max: float = TILT_MAX,
-                      dist_min: float = DIST_MIN) -> tuple[np.ndarray, float]:
+                      dist_min: float = DIST_MIN, rotor_px_range: tuple[float, float] = ROTOR_PX
+                      ) -> tuple[np.ndarray, float]:
     """Canonical 1x -> image for a camera `dist_min`-9 rotor radii away, tilted up to
-    `tilt_max` degrees."""
-    rotor_px = rng.uniform(118, 142)
+    `tilt_max` degrees, the rotor's radius drawn from `rotor_px_range` (pixels)."""
+    rotor_px = rng.uniform(*rotor_px_range)
     cx = FRAME_W / 2 + rng.uniform(-25, 25)
     cy = FRAME_H / 2 + rng.uniform(-18, 18)
     c1 = size1 / 2.0  # the 2x canvas centre S/2 lands on S/4 after pyrDown
@@ -104,9 +106,10 @@ def lamp(rng: np.random.Generator, centre: tuple[float, float]) -> np.ndarray:
 
 def make_shot(rng: np.random.Generator, variant: str, style: WheelStyle | None,
               nuisances: tuple[str, ...], tilt_max: float = TILT_MAX,
-              dist_min: float = DIST_MIN) -> Shot:
+              dist_min: float = DIST_MIN, rotor_px_range: tuple[float, float] = ROTOR_PX
+              ) -> Shot:
     size1 = (canvas_size(style, PX2) + 1) // 2 if style else 2 * PX1
-    h_cam, rotor_px = camera_homography(rng, size1, tilt_max, dist_min)
+    h_cam, rotor_px = camera_homography(rng, size1, tilt_max, dist_min, rotor_px_range)
     centre = nz.warp_points(np.array([[size1 / 2.0, size1 / 2.0]]), h_cam)[0]
     avoid = (centre[0], centre[1], 1.5 * rotor_px * 1.6) if style else None
     bg = table(rng, avoid)

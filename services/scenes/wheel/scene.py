@@ -15,7 +15,7 @@ import numpy as np
 from services.scenes import nuisances as nz
 from services.scenes.wheel import compose
 from services.scenes.wheel.ballplace import POCKET, Ball, place
-from services.scenes.wheel.camera import DIST_MIN, PX1, TILT_MAX, Shot, make_shot
+from services.scenes.wheel.camera import DIST_MIN, PX1, ROTOR_PX, TILT_MAX, Shot, make_shot
 from services.scenes.wheel.style import WheelStyle, pick_style
 from services.vision.wheel import reasons as R
 from services.vision.wheel.layout import get_layout
@@ -103,7 +103,8 @@ def render_shot(shot: Shot, case: str, rotor_angle: float, blur: float, ball: Ba
 def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
                        case: str | None = None, style: str | None = None,
                        nuisances: Sequence[str] = (), pocket_rate: float = 0.5,
-                       tilt_max: float = TILT_MAX, dist_min: float = DIST_MIN
+                       tilt_max: float = TILT_MAX, dist_min: float = DIST_MIN,
+                       rotor_px: tuple[float, float] = ROTOR_PX
                        ) -> tuple[np.ndarray, WheelLabel]:
     """A 640x480 BGR frame and its label, fully determined by the generator's state.
 
@@ -113,7 +114,8 @@ def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
     nuisances: names from the shared pipeline (services/scenes/nuisances.py), geometric
     ones included. tilt_max: the camera's largest tilt off the vertical, degrees;
     dist_min: its nearest distance, rotor radii (the labelled sets keep the defaults; a
-    steeper or nearer camera widens the generator for tuning).
+    steeper or nearer camera widens the generator for tuning); rotor_px: the range of the
+    rotor's radius in the image, pixels (default 118-142; smaller rotors for tuning).
     """
     layout = get_layout(variant)
     names = tuple(nz.check(nuisances))
@@ -124,9 +126,10 @@ def render_wheel_scene(rng: np.random.Generator, variant: str = "european", *,
         return nz.apply(img, rng, names)
 
     if case == R.NO_WHEEL:
-        shot = make_shot(rng, layout.variant, None, names, tilt_max, dist_min)
+        shot = make_shot(rng, layout.variant, None, names, tilt_max, dist_min, rotor_px)
         return render_shot(shot, case, 0.0, 0.0, None, None, rng, photometric)
-    shot = make_shot(rng, layout.variant, wheel_style, names, tilt_max, dist_min)
+    shot = make_shot(rng, layout.variant, wheel_style, names, tilt_max, dist_min,
+                     rotor_px)
     angle = float(rng.uniform(0, 360))
     ball, pocket = place(rng, case, wheel_style, layout, angle)
     return render_shot(shot, case, angle, rotor_blur(rng, case), ball, pocket, rng, photometric)

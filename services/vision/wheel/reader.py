@@ -28,6 +28,7 @@ from services.vision.wheel.strips import (
     Spot,
     Strip,
     bowl_strip,
+    fret_shift,
     halo,
     pocket_strip,
     spots,
@@ -66,8 +67,19 @@ WHOLE_BALL_AREA_MAX = 1.45
 # elongation 1.49-1.55 and the ghost of a moving ball measured brightness 0.79. So, on such
 # floors, a round ball as bright as the frets with whiteness >= 0.55 is white enough.
 # Only the ball's brightest part stands above half its peak there: its area fell to 0.35.
+# Nor does it stand as far above the strip's noise (glare and the camera's noise on a bright
+# silver floor): under motion blur, settled balls there stood 3-4 noise levels high, never
+# found as peaks. Being as bright as the frets and round is the evidence there, so 3 noise
+# levels suffice: widened generator, steel and chrome styles (seeds 580005-580006, 400
+# settled), 379 -> 386 read, 0 wrong; no-decision frames of all styles (580001-580003,
+# 580008, 580010: 1,200) none decided, nor with 2 noise levels.
+# ... and peaks that weak are looked for only on wheels whose pocket floors are over this
+# fraction of the frets' brightness across the ring: steel and chrome wheels measured
+# 0.29-0.87 (median 0.65-0.71; shadows and glare make the low ones), coloured pockets
+# 0.15-0.31 (tuning region), 95 % of the labelled sets' styles <= 0.33 (seed 580004).
+PLAIN_WHEEL = 0.35
 PLAIN = {"floor_level": 0.5, "brightness": 0.97, "whiteness": 0.55, "elongation": 1.35,
-         "area": 0.3}
+         "area": 0.3, "contrast": 3.0}
 # A lamp's reflection over the ball (a saturated disc 2.2-3.5 ball radii wide) leaves a bump
 # on a plateau: the wheel 1.6-2.4 ball radii around it as bright as its centre (`halo`).
 # Steel and chrome frames (first generator, tilt <= 25, 2.5-9 radii; seeds 520011-520022):
@@ -87,6 +99,21 @@ TRACK_EDGE = 1.42            # the rim
 # 6161, 7373, 7474): settled balls <= 0.256 (1740 frames), balls on a fret >= 0.324 (1488).
 # A wrong pocket costs more than a glance, so the line sits nearer the settled side.
 FRET_LIMIT = 0.28
+# The frets beside the ball (1.5 and 2.5 pockets either side) seen further than a quarter
+# pocket from where the bend puts them (`strips.fret_shift`): the bend is wrong near the
+# ball, so its pocket is not known (the quarter pocket of `SECTORS_OFF_MAX`). Settled balls:
+# at most 0.15 (296, widened generator, seed 580004) and 0.13 (423, tuning region); a ball on
+# a fret read as in the pocket beside it through an extrapolated bend (seed 561001 frame
+# 109): 0.38.
+FRET_SHIFT_MAX = 0.25
+# A ball at rest stands alone in the pocket ring: no settled ball of the development sets
+# had a second ball-like leftover there. A moving ball's blurred streak (2.5-5 ball
+# diameters) can break into ball-like bumps: one nearly as strong (>= 0.6 of its contrast)
+# further than the ball's own halves (2 ball radii: a fret splits a ball into two peaks about
+# a ball radius apart) and within a streak's length (10 ball radii) is the same ball moving.
+# Seed 561004 frame 100: two bumps 3 ball radii apart (contrast 4.14 and 4.03) had been read
+# as a settled ball in pocket 13.
+STREAK_RADII = (2.0, 10.0)
 
 
 def read_wheel(frame: np.ndarray, variant: str = "european", calibration=None) -> WheelReading:
@@ -135,19 +162,34 @@ def _ball_like(s: Spot, whiteness_min: float = BALL_WHITENESS_MIN) -> bool:
     plain = _white_on_plain(s)
     return ((BALL_AREA[0] if not plain else PLAIN["area"]) <= s.area <= BALL_AREA[1]
             and s.elongation <= BALL_ELONGATION_MAX
-            and s.contrast >= BALL_CONTRAST_MIN and not s.edge
-            and (s.whiteness >= whiteness_min or plain))
+            and s.contrast >= (BALL_CONTRAST_MIN if not plain else PLAIN["contrast"])
+            and not s.edge and (s.whiteness >= whiteness_min or plain))
 
 
 def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) -> WheelReading:
     strip = pocket_strip(frame, ell, rotor)
+    weakest = PLAIN["contrast"] if _plain_floors(strip) else BALL_CONTRAST_MIN
     candidates = _join_halves(spots(strip, PER_POCKET, layout.n, max_spots=8, local=True,
-                                    r_range=PEAK_RADIUS, local_noise=True), layout, strip)
+                                    r_range=PEAK_RADIUS, local_noise=True,
+                                    min_contrast=weakest), layout, strip)
     inside = [s for s in candidates if _ball_like(s) and BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]
               and not _repeats(s, candidates, layout.n)]
     if inside:
         return _in_pocket_ring(layout, ell, rotor, strip, inside)
     return _elsewhere(frame, layout, ell, rotor, strip)
+
+
+def _plain_floors(strip: Strip) -> bool:
+    """The wheel may have plain silver pockets (`PLAIN_WHEEL`): across the pocket ring
+    (every 4th column, every other row) the floors (30th percentile) over a third as bright
+    as the frets (97th). Only there are peaks under 4 noise levels looked for: they cost
+    time, and elsewhere they could not pass as a ball (`PLAIN` asks the wheel near the
+    spot for floors over half as bright as the frets)."""
+    r0, r1 = np.searchsorted(strip.rows, BALL_RADIUS)
+    ring = strip.values[r0:r1:2, ::4]
+    lo, hi = (int(q * (ring.size - 1)) for q in (0.30, 0.97))
+    part = np.partition(ring, [lo, hi], axis=None)
+    return float(part[lo]) >= PLAIN_WHEEL * max(float(part[hi]), 10.0)
 
 
 def _join_halves(found: list[Spot], layout: WheelLayout, strip: Strip) -> list[Spot]:
@@ -186,9 +228,10 @@ def _white_on_plain(s: Spot) -> bool:
 
 
 def _at_rest(s: Spot) -> bool:
+    plain = _white_on_plain(s)
     return (s.elongation <= AT_REST["elongation"]
-            and (s.whiteness >= AT_REST["whiteness"] or _white_on_plain(s))
-            and s.contrast >= AT_REST["contrast"])
+            and (s.whiteness >= AT_REST["whiteness"] or plain)
+            and s.contrast >= (AT_REST["contrast"] if not plain else PLAIN["contrast"]))
 
 
 def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot]):
@@ -198,11 +241,16 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
               and _apart(layout, strip, ball, s)]
     if rivals:
         return _no(layout, R.NO_BALL, ell, **geo)  # two ball-like spots: not sure which
+    if _streak(layout, strip, ball, inside[1:]):  # pieces of one blurred, moving ball
+        return _no(layout, R.BALL_MOVING, ell, **geo)
     k = int(np.round(ball.position)) % layout.n
     offset = float(ball.position - np.round(ball.position))
     geo["scores"].update(offset=offset)
     if abs(offset) > FRET_LIMIT:
         return _no(layout, R.BALL_ON_FRET, ell, **geo)
+    geo["scores"].update(fret_shift=fret_shift(strip, ball))
+    if geo["scores"]["fret_shift"] > FRET_SHIFT_MAX:  # the bend is wrong near the ball
+        return _no(layout, R.ROTOR_UNREADABLE, ell, **geo)
     if ball.area > WHOLE_BALL_AREA_MAX:  # something bright joins the ball: a hand by it
         return _no(layout, R.OCCLUDED, ell, **geo)
     geo["scores"].update(halo=halo(strip, ball))
@@ -230,9 +278,22 @@ def _confidence(ball: Spot, offset: float, rotor: RotorReading) -> float:
 
 def _apart(layout: WheelLayout, strip: Strip, a: Spot, b: Spot) -> bool:
     """Further apart than one ball (a fret across the ball can split it into two peaks)."""
+    return _radii_apart(layout, a, b) > 4
+
+
+def _radii_apart(layout: WheelLayout, a: Spot, b: Spot) -> float:
+    """Distance between two spots of the pocket strip, in ball radii."""
     cells_per_pocket = (2 * np.pi * a.r / layout.n) / CELL
     dcol = abs(((a.position - b.position + layout.n / 2) % layout.n) - layout.n / 2)
-    return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) > 4 * NOMINAL.ball / CELL
+    return float(np.hypot(dcol * cells_per_pocket, a.row - b.row)) * CELL / NOMINAL.ball
+
+
+def _streak(layout: WheelLayout, strip: Strip, ball: Spot, others: list[Spot]) -> bool:
+    """Another ball-like leftover nearly as strong, beyond the ball's own halves but within
+    a streak's length: the ball is moving (`STREAK_RADII`)."""
+    return any(s.contrast >= 0.6 * ball.contrast
+               and STREAK_RADII[0] < _radii_apart(layout, ball, s) <= STREAK_RADII[1]
+               for s in others)
 
 
 def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelReading:

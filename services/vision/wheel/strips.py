@@ -187,11 +187,12 @@ BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
           r_range: tuple[float, float] = (0.0, 9.0), local: bool = False,
-          local_noise: bool = False) -> list[Spot]:
+          local_noise: bool = False, min_contrast: float = 4.0) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
-    only at radii within `r_range`. `local`: measured against their surroundings (a broad
-    lamp reflection on the track then no longer outshines the ball in it)."""
+    only at radii within `r_range` and over `min_contrast` times the noise. `local`:
+    measured against their surroundings (a broad lamp reflection on the track then no
+    longer outshines the ball in it)."""
     res = strip.bright
     cols = res.shape[1]
     pad = 24
@@ -206,12 +207,12 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     ys, xs = np.nonzero(peaks)
     noise = _Noise(strip.residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
-    # a peak over 4 times the strip's noise stands over 4 times any lower noise near it:
+    # a peak over k times the strip's noise stands over k times any lower noise near it:
     # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
-    weak = strong <= 4 * np.float32(noise.whole)
+    weak = strong <= np.float32(min_contrast) * np.float32(noise.whole)
     if weak.any():
         keep = ~weak
-        keep[weak] = strong[weak] > 4 * noise.at(xs[weak] - pad)
+        keep[weak] = strong[weak] > np.float32(min_contrast) * noise.at(xs[weak] - pad)
         ys, xs = ys[keep], xs[keep]
     kept = _one_per_region(sm, ys, xs, max_spots)
     levels = noise.at(np.array([x - pad for _, x in kept], np.intp))
@@ -399,3 +400,47 @@ def halo(strip: Strip, spot: Spot) -> float:
     if ring.size == 0 or core.size == 0:
         return 0.0
     return median(ring) / max(float(core.mean()), 1.0)
+
+
+FRETS_BESIDE = np.array([-2.5, -1.5, 1.5, 2.5])  # frets (pockets from the ball's) clear of it
+_FRET_COLS = np.arange(PER_POCKET)
+_FRET_PHASE = np.exp(-2j * np.pi * (_FRET_COLS - (PER_POCKET - 1) / 2) / PER_POCKET)
+FRET_SEEN = 0.5  # a fret whose line is under half the strongest one's is hidden (not used)
+
+
+def fret_shift(strip: Strip, spot: Spot) -> float:
+    """How far (pockets) the frets beside a ball are seen from where the bend puts them: the
+    largest of `fret_shifts` among the frets seen (a shadow, a hand or glare over one leaves
+    a weak line whose phase is noise)."""
+    shifts, strength = fret_shifts(strip, spot)
+    return float(np.abs(shifts[strength >= FRET_SEEN * strength.max()]).max())
+
+
+def fret_shifts(strip: Strip, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
+    """Where the frets beside a ball are seen, in pockets from where the bend puts them
+    (`FRETS_BESIDE`, each 1.5-2.5 pockets from the ball's pocket, so the ball's own light
+    stays out), and how strong each fret's line is (grey levels). Measured at the ball's
+    radius (the rows within a ball radius of it): per fret, the phase and amplitude of the
+    pocket-period harmonic of the whiteness in a pocket-wide window centred where the fret
+    should be (the fret is the bright line in it). The bend is fitted to the number ring's
+    boundaries only; where those near the ball were not seen it is extrapolated, and it can
+    be wrong there by a large part of a pocket while the fit still looks tidy: seed 561001
+    frame 109 of the widened generator, a ball on a fret read as in pocket 36."""
+    values = strip.values
+    rows, cols = values.shape
+    r0 = int(round(spot.row))
+    k = float(np.round(spot.position))
+    # column of position p: (p - positions[0]) * PER_POCKET (positions[0] is column 0's)
+    centres = (k + FRETS_BESIDE - strip.positions[0]) * PER_POCKET
+    start = np.ceil(centres - (PER_POCKET - 1) / 2)
+    idx = (start.astype(np.intp)[:, None] + _FRET_COLS) % cols
+    reach = int(round(_BALL_CELLS_R))
+    near = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)]
+    profile = near[:, idx.ravel()].mean(0).reshape(idx.shape)
+    # each window's first column sits `shift` columns off its fret's centre minus 7.5 (none
+    # on a pocket strip, whose columns are centred in sixteenths of a pocket)
+    shift = start - (centres - (PER_POCKET - 1) / 2)
+    phase = _FRET_PHASE if not shift.any() else np.exp(
+        -2j * np.pi * (_FRET_COLS + shift[:, None] - (PER_POCKET - 1) / 2) / PER_POCKET)
+    z = (profile * phase).sum(1) / PER_POCKET
+    return -np.angle(z) / (2 * np.pi), np.abs(z)

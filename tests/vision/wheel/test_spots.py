@@ -6,7 +6,18 @@ import numpy as np
 from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.hidden import true_runs
-from services.vision.wheel.strips import CELL, PER_POCKET, POCKET_ROWS, Strip, _Noise, spots
+from services.vision.wheel.strips import (
+    CELL,
+    FRET_SEEN,
+    PER_POCKET,
+    POCKET_ROWS,
+    Spot,
+    Strip,
+    _Noise,
+    fret_shift,
+    fret_shifts,
+    spots,
+)
 
 
 def _strip_with_plateau_and_ball() -> Strip:
@@ -68,3 +79,35 @@ def test_runs_of_true_around_a_circle_join_across_the_seam():
     assert true_runs(np.ones(5, bool)) == [(0, 5)]
     assert true_runs(np.zeros(5, bool)) == []
     assert true_runs(np.array([0, 1, 0, 1], bool)) == [(1, 1), (3, 1)]
+
+
+def _strip_with_frets(shift: float) -> Strip:
+    """Frets as bright lines every pocket, `shift` pockets from where the bend puts them."""
+    n, rows = 37, len(POCKET_ROWS)
+    cols = n * PER_POCKET
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float32)
+    pos = (np.arange(cols) + 0.5) / PER_POCKET - 0.5
+    to_fret = ((pos[None, :] - 0.5 - shift + 0.5) % 1.0) - 0.5  # pockets to the nearest fret
+    values = (60 + 80 * np.exp(-(to_fret * PER_POCKET) ** 2 / 2)).astype(np.float32)
+    values = np.broadcast_to(values, (rows, cols)).copy()
+    return Strip(values, values - 60, values - 60, POCKET_ROWS, pos, x, y)
+
+
+def test_frets_beside_the_ball_are_measured_where_they_are():
+    ball = Spot(col=20 * PER_POCKET + 7.5, row=12.0, position=20.0, r=0.72, peak=80.0,
+                contrast=20.0, area=0.8, elongation=1.0, edge=False, reference=80.0)
+    for shift in (0.0, 0.12, -0.3):
+        measured, strength = fret_shifts(_strip_with_frets(shift), ball)
+        assert np.allclose(measured, shift, atol=0.01), (shift, measured)
+        assert abs(fret_shift(_strip_with_frets(shift), ball) - abs(shift)) < 0.01
+
+
+def test_a_hidden_fret_beside_the_ball_is_left_out():
+    ball = Spot(col=20 * PER_POCKET + 7.5, row=12.0, position=20.0, r=0.72, peak=80.0,
+                contrast=20.0, area=0.8, elongation=1.0, edge=False, reference=80.0)
+    strip = _strip_with_frets(0.0)
+    hidden = (21 * PER_POCKET + 12, 22 * PER_POCKET + 4)  # a shadow over the fret at 21.5
+    strip.values[:, hidden[0]:hidden[1]] = 60 + strip.values[:, hidden[0]:hidden[1]] * 0.05
+    _, strength = fret_shifts(strip, ball)
+    assert strength[2] < FRET_SEEN * strength.max()
+    assert fret_shift(strip, ball) < 0.01

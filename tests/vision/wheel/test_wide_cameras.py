@@ -60,8 +60,16 @@ def test_rotor_found_inside_a_ring_of_bright_deflectors():
 def test_wider_generator_options_leave_the_labelled_sets_alone():
     a, la = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",))
     b, lb = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",),
-                               tilt_max=14.0, dist_min=5.0)
+                               tilt_max=14.0, dist_min=5.0, rotor_px=(118.0, 142.0))
     assert np.array_equal(a, b) and la == lb
+    _, small = render_wheel_scene(np.random.default_rng(77), "european", nuisances=("noise",),
+                                  rotor_px=(95.0, 95.0))
+    for label, radius in ((la, (118, 142)), (small, (95, 95))):
+        h = np.array(label.plane_to_image)
+        ends = h @ np.array([[0.0, 1.0, 0.0, -1.0], [0.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]])
+        xy = ends[:2] / ends[2]
+        seen = np.hypot(*(xy[:, 1:] - xy[:, :1])).mean()  # rotor radius in the image, px
+        assert 0.85 * radius[0] < seen < 1.15 * radius[1], seen
     drawn = {pick_style(np.random.default_rng(i)).name for i in range(200)}
     assert drawn == set(STYLES) and not drawn & set(EXTRA_STYLES)
     assert pick_style(np.random.default_rng(0), "steel").name == "steel"
@@ -114,3 +122,37 @@ def test_ball_read_where_glare_elsewhere_makes_a_chrome_ring_noisy():
     reading = read_wheel(image, label.variant)
     assert reading.pocket == label.pocket, reading.reason
     assert reading.scores["ball_contrast"] >= R.BALL_CONTRAST_MIN
+
+
+def test_ball_on_a_fret_is_not_read_through_a_bend_wrong_near_it():
+    # American wheel, motion blur: the bend, fitted to 21 boundaries (none seen just beside
+    # the ball), put the ball 0.27 pocket from a pocket centre (limit 0.28): pocket 36. The
+    # frets beside it are seen up to 0.38 pocket from where that bend puts them
+    image, label = _wide(561001, 109, None)
+    assert label.reason == "ball_on_fret"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "rotor_unreadable"
+    assert abs(reading.scores["offset"]) <= R.FRET_LIMIT
+    assert reading.scores["fret_shift"] > R.FRET_SHIFT_MAX
+
+
+def test_two_bumps_of_a_blurred_moving_ball_are_not_a_settled_ball():
+    # motion blur and glare: the moving ball's streak left two ball-like bumps 3 ball radii
+    # apart (contrast 4.14 and 4.03); the rounder one had been read as settled in pocket 13
+    image, label = _wide(561004, 100, None, 0.0)
+    assert label.reason == "ball_moving"
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket is None and reading.reason == "ball_moving"
+    assert reading.scores["ball_contrast"] >= R.BALL_CONTRAST_MIN  # a ball-like spot was there
+
+
+def test_ball_on_a_noisy_silver_floor_is_read_from_its_brightness():
+    # motion blur and camera noise over chrome pockets: the settled ball stands 3.4 noise
+    # levels above the floor (under the 4 asked elsewhere) but is as bright as the frets
+    # and round, which on plain silver floors is the evidence (`PLAIN`)
+    image, label = _wide(580006, 1, "chrome", 1.0)
+    assert not label.no_decision
+    reading = read_wheel(image, label.variant)
+    assert reading.pocket == label.pocket, reading.reason
+    assert R.PLAIN["contrast"] <= reading.scores["ball_contrast"] < R.BALL_CONTRAST_MIN
+    assert reading.scores["floor_level"] >= R.PLAIN["floor_level"]
