@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench contracts faults clean help
+.PHONY: run test lint bench contracts faults clean help dice-model
 
 help:
 	@echo "make run    start the embedded broker, every service and the floor simulator"
@@ -12,6 +12,7 @@ help:
 	@echo "make lint   ruff (style, bugs), mypy (types), lint-imports (the layers)"
 	@echo "make bench  run the benchmarks and rewrite BENCHMARKS.md (ONLY=name to run one)"
 	@echo "make faults run every fault scenario on the real broker and rewrite RELIABILITY.md"
+	@echo "make dice-model  retrain the dice face classifier (services/vision/dice/faces.onnx)"
 
 # (Re)install when pyproject.toml changes; the stamp keeps a second run fast.
 $(STAMP): pyproject.toml
@@ -51,5 +52,18 @@ bench: $(STAMP)
 contracts: $(STAMP)
 	$(VENV)/bin/casino contracts export
 
+# The dice face classifier: crops from development frames (never the evaluation seeds), then
+# training in an environment of its own, since the floor itself needs no PyTorch.
+TRAIN_VENV := .venv-train
+CROPS      := .cache/dice-crops
+dice-model: $(STAMP)
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q torch==2.13.0 numpy opencv-python-headless onnx
+	mkdir -p $(CROPS)
+	$(PY) -m services.scenes.dice_crops $(CROPS)/train.npz --frames $(or $(FRAMES),2400)
+	$(PY) -m services.scenes.dice_crops $(CROPS)/val.npz --frames 450 --validation
+	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m services.scenes.train_faces \
+		$(CROPS)/train.npz $(CROPS)/val.npz services/vision/dice/faces.onnx
+
 clean:
-	rm -rf $(VENV) var logs
+	rm -rf $(VENV) $(TRAIN_VENV) .cache var logs

@@ -1,11 +1,11 @@
 """Calibration from ordinary play: learn a camera from many frames of normal rounds (pure
 OpenCV + numpy, no I/O), not only from an empty table or hand-given corners.
 
-- **Dice** (`learn_dice`): on every frame the pip finder (dice/pipfinder.py) looks for dice
-  read with margin; the die's size is the median side of all the dice found (a die is the one
-  object of known size on a craps table: 19.05 mm), and the landing area is where dice came
-  to rest — the rectangle holding the rest positions of every frame that showed exactly two
-  dice, grown by one die (dice never rest exactly on its edge), in pixels, with its size in
+- **Dice** (`learn_dice`): every frame is read without a calibration (dice/learned.py); the
+  frames it reads (two flat dice, each sure) teach: the die's size is the median side of
+  their dice (a die is the one object of known size on a craps table: 19.05 mm), and the
+  landing area is where those dice came to rest — the rectangle holding their rest positions,
+  grown by one die (dice never rest exactly on its edge), in pixels, with its size in
   millimetres from the die's. Needs `MIN_DICE` dice in at least `MIN_FRAMES` frames.
 - **Wheel** (`learn_wheel`): the wheel's geometry from the frame of the clip where it
   calibrates best (`wheel.calibration.calibrate_wheel`: the lowest reprojection error over
@@ -37,8 +37,7 @@ class Learned:
 def learn_dice(frames: Iterable[np.ndarray], die_mm: float = DIE_MM) -> Learned:
     """A dice calibration learnt from frames of play; CalibrationError naming `frames` when
     too few dice were seen."""
-    from services.vision.dice.pipfinder import find_faces
-    from services.vision.dice.reader import score_face
+    from services.vision.dice.learned import read_learned
     sides: list[float] = []
     rests: list[tuple[float, float]] = []
     n = used = 0
@@ -46,11 +45,13 @@ def learn_dice(frames: Iterable[np.ndarray], die_mm: float = DIE_MM) -> Learned:
     for image in frames:
         n += 1
         size = (image.shape[1], image.shape[0])
-        faces, _ = find_faces(image, score_face)
-        sides += [f.side for f in faces]
-        if len(faces) == 2:
-            used += 1
-            rests += [f.centre for f in faces]
+        reading = read_learned(image)
+        if reading.values is None:
+            continue
+        dice = reading.detail["dice"]
+        sides += [d["side"] for d in dice]
+        rests += [tuple(d["centre"]) for d in dice]
+        used += 1
     if len(sides) < MIN_DICE or used < MIN_FRAMES:
         raise CalibrationError("frames", f"{len(sides)} dice in {n} frames, {used} with two "
                                          f"dice: need {MIN_DICE} dice and {MIN_FRAMES} frames "

@@ -1,5 +1,5 @@
-"""The dice reader without a calibration (dice/pipfinder.py): the face rectified by its pips'
-grid, the leaning die told by the pips of its side face, and the lone-pip and chip traps."""
+"""The dice reader without a calibration (dice/learned.py) on drawn and rendered dice: a
+tilted camera, the leaning die, and the lone-pip, chip, dot and printed-ink traps."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,9 +9,9 @@ import numpy as np
 
 from services.scenes.foreign import dice as FD
 from services.scenes.foreign import sets
-from services.vision.dice import pipfinder
 from services.vision.dice.faces import LAYOUT
-from services.vision.dice.reader import read_dice, score_face
+from services.vision.dice.learned import FACE_P, look
+from services.vision.dice.reader import read_dice
 
 # The tuning region's steepest camera (15 degrees), 55 px dice.
 TILTED = dataclasses.replace(sets.TUNING.dice, die_px=(55.0, 55.001), tilt=(14.9, 15.0),
@@ -87,8 +87,8 @@ def test_a_lone_pip_at_the_corner_of_a_die_is_not_a_one():
     cv2.circle(img, (round(420 + 0.27 * 50), round(240 + 0.27 * 50)), 6, (30, 30, 200), -1)
     reading = read_dice(img)
     assert reading.values is None or reading.values == (2, 6), reading
-    faces, _ = pipfinder.find_faces(img, score_face)
-    assert all(f.value != 1 for f in faces)
+    sure = [s for s in look(img) if s.value == 1 and s.belief >= FACE_P]
+    assert not sure
 
 
 def test_rendered_frames_are_read_or_refused_never_guessed():

@@ -1,5 +1,5 @@
 """The second renderer (services/scenes/foreign), the dice reader without a calibration
-(dice/pipfinder.py), calibration from ordinary play (learn.py) and `casino vision eval --set`."""
+(dice/learned.py), calibration from ordinary play (learn.py) and `casino vision eval --set`."""
 from __future__ import annotations
 
 import dataclasses

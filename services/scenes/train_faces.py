@@ -1,0 +1,143 @@
+"""Train the dice face classifier and write it as ONNX (services/vision/dice/faces.onnx).
+
+Needs PyTorch, which the floor does not: `make dice-model` makes a separate environment
+(.venv-train) with torch 2.13.0 (CPU), builds the crops (services/scenes/dice_crops.py) and
+runs this. The shipped reader only needs OpenCV to run the file.
+
+Augmentation stands in for the cameras, dice and cloths no development frame shows: the
+8 turns and mirror images of a crop (a face's class does not change), its colour channels
+shuffled and scaled one by one (a red die becomes a blue or a green one; white pips take a
+tint), their black lifted one by one (black pips take a tint), stretched and sheared a little
+(a steeper camera, a stronger lens), sometimes grey, sometimes blurred, with noise.
+
+    .venv-train/bin/python -m services.scenes.train_faces TRAIN.npz VAL.npz OUT.onnx
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from services.vision.dice.classifier import CLASSES, LEANING, prepare
+
+
+def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A batch (N x H x W x 3 uint8) turned, mirrored and recoloured at random."""
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        a = np.rot90(x[i], int(rng.integers(4)))
+        if rng.random() < 0.5:
+            a = a[:, ::-1]
+        if rng.random() < 0.5:
+            a = _slant(a, rng)
+        a = a[..., rng.permutation(3)].astype(np.float32)
+        a *= rng.uniform(0.6, 1.25, 3)
+        if rng.random() < 0.3:  # black lifted channel by channel: dark pips take a tint
+            lift = rng.uniform(0, 170, 3)
+            a = lift + a * (1 - lift / 255)
+        if rng.random() < 0.15:
+            a[:] = a.mean(axis=2, keepdims=True)
+        a = a * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+        if rng.random() < 0.25:
+            k = rng.choice([3, 5])
+            a = _blur(a, int(k))
+        a += rng.normal(0, rng.uniform(0, 8), a.shape)
+        out[i] = np.clip(a, 0, 255).astype(np.uint8)
+    return out
+
+
+def _slant(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop stretched and sheared a little about its centre: a steeper camera or a
+    stronger lens than any development frame's."""
+    import cv2
+    n = a.shape[0]
+    m = np.array([[rng.uniform(0.85, 1.15), rng.uniform(-0.15, 0.15)],
+                  [rng.uniform(-0.15, 0.15), rng.uniform(0.85, 1.15)]])
+    c = (n - 1) / 2
+    t = np.array([c, c]) - m @ np.array([c, c])
+    return np.asarray(cv2.warpAffine(np.ascontiguousarray(a), np.column_stack([m, t]), (n, n),
+                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT))
+
+
+def _blur(a: np.ndarray, k: int) -> np.ndarray:
+    import cv2
+    return np.asarray(cv2.GaussianBlur(a, (k, k), 0))
+
+
+def model() -> Any:
+    import torch.nn as nn
+
+    def block(i: int, o: int) -> list[Any]:
+        return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
+
+    return nn.Sequential(*block(3, 12), nn.MaxPool2d(2), *block(12, 24), nn.MaxPool2d(2),
+                         *block(24, 32), nn.MaxPool2d(2), *block(32, 48), nn.Flatten(),
+                         nn.Linear(48 * 5 * 5, 64), nn.ReLU(), nn.Dropout(0.2),
+                         nn.Linear(64, CLASSES))
+
+
+def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
+          lean_weight: float) -> None:
+    import torch
+    import torch.nn as nn
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    d, v = np.load(train_path), np.load(val_path)
+    x, y = d["x"], d["y"].astype(np.int64)
+    vx, vy = torch.from_numpy(prepare(v["x"])), torch.from_numpy(v["y"].astype(np.int64))
+    counts = np.bincount(y, minlength=CLASSES).astype(np.float64)
+    w = (counts.sum() / np.maximum(counts, 1) / CLASSES) ** 0.5
+    w[LEANING] *= lean_weight  # a leaning die taken for a flat one decides a void roll
+    weight = torch.tensor(w, dtype=torch.float32)
+    net = model()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * (len(x) // 256 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.02)
+    for epoch in range(epochs):
+        t0 = time.time()
+        net.train()
+        order = rng.permutation(len(x))
+        total = 0.0
+        for k in range(0, len(x), 256):
+            idx = order[k:k + 256]
+            xb = torch.from_numpy(prepare(augment(x[idx], rng)))
+            loss = loss_fn(net(xb), torch.from_numpy(y[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        net.eval()
+        with torch.no_grad():
+            pred = net(vx).argmax(1)
+        err = float((pred != vy).float().mean())
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, validation error "
+              f"{100 * err:.2f} % ({time.time() - t0:.0f} s)", flush=True)
+    net.eval()
+    torch.onnx.export(net, torch.zeros(1, 3, x.shape[1], x.shape[2]), out, dynamo=False,
+                      opset_version=13, input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    print(f"wrote {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("train", help="crops for training (.npz, services.scenes.dice_crops)")
+    ap.add_argument("validation", help="crops for validation (.npz, --validation)")
+    ap.add_argument("out", help="the .onnx file written")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lean-weight", type=float, default=3.0,
+                    help="the leaning class's loss weight, times its share's")
+    a = ap.parse_args(argv)
+    train(a.train, a.validation, a.out, a.epochs, a.seed, a.lean_weight)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

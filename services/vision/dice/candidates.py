@@ -1,0 +1,119 @@
+"""Where a die may be, and how big, on a frame from a camera nobody calibrated: one candidate
+per group of pips (pipfinder.find_pips, pipfinder.group), each looked at by the face
+classifier (classifier.py).
+
+A group whose pips make a valid grid (pipfinder.fit_grid) gives its grid's centre and die
+side, and the value the grid says; any other group (a pip missed or one too many, a glare
+spot beside the pips, pips of a leaning die's side face) gives the pips' mean and a side
+guessed from their radius; a lone pip is a 1's centre. The classifier, trained on these very
+candidates (services/scenes/dice_crops.py), tells a die's centre from everything else.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from services.vision.dice import pipfinder
+from services.vision.dice.faces import PIP_RADIUS
+from services.vision.dice.pipfinder import MIN_HALF, Pip, find_pips, group
+
+CROP = 40            # the classifier's input side (px)
+CROP_SIDES = 2.0     # a crop spans this many die sides: the die and what lies round it
+MIN_SIDE = 14.0      # px: dice smaller than this have pips too small to find
+NEAR = 0.3           # candidates closer than this many sides are one
+LINK = 11.5          # pips this many radii apart may be one face (small pips: a 2's diagonal
+# is 2 x 0.29 x sqrt 2 / 0.075 = 10.9 radii)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    x: float
+    y: float
+    side: float          # die side (px), measured or guessed
+    fit: int | None      # the value the pips' grid makes, None when they make none
+    pips: int            # how many pips the candidate stands on
+    dark: bool           # the pips' polarity
+
+
+def candidates(image: np.ndarray, half: bool = False) -> list[Candidate]:
+    """Candidates at the frame's resolution or, `half`, at half of it (big dice: their pips
+    are wider than the pip finder's top-hat; blurred dice: their pips stand out better);
+    [] when the frame is too small to halve."""
+    if not half:
+        return _distinct(_at(image, 1.0))
+    if min(image.shape[:2]) < 2 * MIN_HALF:
+        return []
+    return _distinct(_at(cv2.pyrDown(image), 2.0))
+
+
+def _at(image: np.ndarray, scale: float) -> list[Candidate]:
+    pips = find_pips(image)
+    h, w = image.shape[:2]
+    out = []
+    for members in group(pips, LINK):
+        for c in _candidates(pips, members):
+            m = 0.45 * c.side  # most of the die in the frame
+            if c.side >= MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
+                out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
+                                     c.side * scale, c.fit, c.pips, c.dark))
+    return out
+
+
+def _candidates(pips: list[Pip], members: list[int]) -> list[Candidate]:
+    """The group's grid, and the grids of the group less one pip, or two of up to five (a lamp's
+    reflection beside a 2 is a third bright spot; a 2's pips linked to pips of another
+    face make a 3 or a 4); when the whole group makes no grid, the group's mean too."""
+    if len(members) > 7:
+        return []  # a chip's inserts, printed text
+    dark = pips[members[0]].dark
+    fit = _fit(pips, members, dark)
+    if len(members) == 1:
+        return [fit] if fit is not None else []
+    out = [f for k in (1, 2) if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
+           for drop in itertools.combinations(members, k)
+           if (f := _fit(pips, [i for i in members if i not in drop], dark)) is not None]
+    if fit is not None:
+        return [fit, *out]
+    xy = np.array([(pips[i].x, pips[i].y) for i in members])
+    r = float(np.median([pips[i].r for i in members]))
+    cx, cy = xy.mean(0)
+    return out + [Candidate(float(cx), float(cy), r / PIP_RADIUS, None, len(members), dark)]
+
+
+def _fit(pips: list[Pip], members: list[int], dark: bool) -> Candidate | None:
+    found = pipfinder.fit_grid(pips, members)
+    if found is None:
+        return None
+    (cx, cy), side, _angle, value = found
+    if value == 1:
+        side = pips[members[0]].r / PIP_RADIUS
+    return Candidate(cx, cy, side, value, len(members), dark)
+
+
+def _distinct(found: list[Candidate]) -> list[Candidate]:
+    """One candidate per place and size: a grid's over a guess, more pips over fewer."""
+    kept: list[Candidate] = []
+    for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
+        if all(np.hypot(c.x - k.x, c.y - k.y) > NEAR * min(c.side, k.side) or
+               max(c.side, k.side) > 1.3 * min(c.side, k.side) for k in kept):
+            kept.append(c)
+    return kept
+
+
+def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    """CROP x CROP pixels (BGR) centred on (x, y), CROP_SIDES die sides across, area-averaged
+    (a big die is shrunk without aliasing its pips); beyond the frame, its edge repeated."""
+    half = CROP_SIDES * side / 2
+    x0, y0 = int(round(x - half)), int(round(y - half))
+    n = max(int(round(2 * half)), 2)
+    h, w = image.shape[:2]
+    region = image[max(y0, 0):min(y0 + n, h), max(x0, 0):min(x0 + n, w)]
+    if region.shape[:2] != (n, n):  # the frame's edge: only this small region is padded
+        top, left = max(-y0, 0), max(-x0, 0)
+        region = cv2.copyMakeBorder(region, top, n - region.shape[0] - top, left,
+                                    n - region.shape[1] - left, cv2.BORDER_REPLICATE)
+    return cv2.resize(region, (CROP, CROP), interpolation=cv2.INTER_AREA if n > CROP
+                      else cv2.INTER_LINEAR)

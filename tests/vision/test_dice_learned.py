@@ -1,0 +1,129 @@
+"""The learned dice reader without a calibration (dice/learned.py): its decision rules on what
+the classifier saw, pinned at their thresholds, and the shipped classifier on real crops."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.vision.dice import learned
+from services.vision.dice.candidates import Candidate, crop
+from services.vision.dice.classifier import CLASSES, LEANING, MODEL, classify
+from services.vision.dice.learned import FACE_P, LEAN_P, UNSURE_P, Seen, decide
+
+
+def seen(x: float, y: float, value: int, belief: float, lean: float = 0.0,
+         side: float = 50.0, fit: int | None = -1) -> Seen:
+    """What the classifier saw at a candidate; its pips' grid makes `value` unless told."""
+    fit = value if fit == -1 else fit
+    return Seen(Candidate(x, y, side, fit, 1, False), value, belief, lean)
+
+
+def two(belief_a: float = 0.99, belief_b: float = 0.99) -> list[Seen]:
+    return [seen(100, 100, 3, belief_a), seen(300, 200, 5, belief_b)]
+
+
+def test_two_sure_dice_are_read_with_the_weaker_belief_as_confidence():
+    r = decide(two(0.99, 0.95))
+    assert r.values == (3, 5) and not r.no_decision
+    assert r.confidence == pytest.approx(0.95)
+    assert [d["value"] for d in r.detail["dice"]] == [3, 5]
+
+
+def test_a_face_exactly_at_the_belief_needed_counts_and_just_below_it_does_not():
+    assert decide(two(FACE_P, 0.99)).values == (3, 5)
+    below = decide(two(np.nextafter(FACE_P, 0), 0.99))
+    assert below.no_decision and below.reason == "single_die"
+
+
+def test_a_leaning_die_anywhere_refuses_the_frame_at_its_threshold():
+    frame = [*two(), seen(500, 400, LEANING, LEAN_P, lean=LEAN_P)]
+    assert decide(frame).reason == "cocked"
+    frame[-1] = seen(500, 400, 0, 0.6, lean=np.nextafter(LEAN_P, 0))
+    assert decide(frame).values == (3, 5)
+
+
+def test_an_unread_die_like_candidate_makes_the_frame_unreadable():
+    frame = [*two(), seen(500, 400, 6, UNSURE_P)]
+    assert decide(frame).reason == "unreadable"
+    frame[-1] = seen(500, 400, 6, np.nextafter(UNSURE_P, 0))
+    assert decide(frame).values == (3, 5)
+    # an unsure view of a die already read is that die, not another one
+    frame[-1] = seen(110, 105, 3, 0.6)
+    assert decide(frame).values == (3, 5)
+
+
+def test_one_die_read_two_ways_is_unreadable_never_the_surer_value():
+    frame = [*two(), seen(105, 100, 4, 0.97)]
+    r = decide(frame)
+    assert r.no_decision and r.reason == "unreadable"
+
+
+def test_with_the_grid_check_a_value_no_pip_grid_on_the_die_makes_is_refused(monkeypatch):
+    frame = [seen(100, 100, 3, 0.99, fit=2), seen(300, 200, 5, 0.99)]
+    assert decide(frame).values == (3, 5)  # off by default
+    monkeypatch.setattr(learned, "GRID_AGREES", True)
+    r = decide(frame)
+    assert r.no_decision and r.reason == "unreadable"
+    # another candidate on the same die whose pips make a 3 vouches for it
+    frame.append(seen(104, 98, 0, 0.8, fit=3))
+    assert decide(frame).values == (3, 5)
+
+
+def test_counts_of_dice_give_their_reasons():
+    assert decide([]).reason == "no_dice"
+    assert decide(two()[:1]).reason == "single_die"
+    assert decide([*two(), seen(500, 400, 2, 0.99)]).reason == "too_many_dice"
+
+
+def test_dice_of_different_sizes_or_touching_are_refused():
+    big = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * learned.SAME_SIZE * 1.01)]
+    assert decide(big).reason == "unreadable"
+    same = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * learned.SAME_SIZE)]
+    assert decide(same).values == (3, 5)
+    close = [seen(100, 100, 3, 0.99), seen(100 + 50 * learned.APART - 1, 100, 5, 0.99)]
+    assert decide(close).reason == "overlap"
+
+
+def test_the_shipped_classifier_reads_a_drawn_face_and_not_the_felt():
+    import cv2
+
+    from services.vision.dice.faces import LAYOUT
+    assert MODEL.exists()
+    img = np.full((200, 200, 3), (40, 110, 35), np.uint8)
+    cv2.rectangle(img, (75, 75), (125, 125), (30, 30, 200), -1)
+    for gx, gy in LAYOUT[5]:
+        cv2.circle(img, (round(100 + gx * 13.5), round(100 + gy * 13.5)), 4, (240, 240, 240),
+                   -1, cv2.LINE_AA)
+    probs = classify(np.stack([crop(img, 100, 100, 50), crop(img, 30, 30, 50)]))
+    assert probs.shape == (2, CLASSES)
+    assert probs[0].argmax() == 5 and probs[0, 5] > FACE_P
+    assert probs[1].argmax() == 0
+    assert classify(np.zeros((0, 40, 40, 3), np.uint8)).shape == (0, CLASSES)
+
+
+def test_training_crops_are_labelled_by_the_die_they_stand_on():
+    from services.scenes.dice_crops import LEAN_NEAR, NEAR, NOTHING, label_of
+    dice = [{"centre": [100.0, 100.0], "side": 50.0, "value": 4, "pose": "flat"},
+            {"centre": [300.0, 100.0], "side": 50.0, "value": 2, "pose": "cocked"}]
+    assert label_of(100 + 50 * NEAR, 100, 50, dice) == 4          # at the face's centre
+    assert label_of(100 + 50 * NEAR + 1, 100, 50, dice) == NOTHING  # a flat die off-centre
+    assert label_of(100, 100, 20, dice) is None                   # its centre, far off its size
+    assert label_of(300 + 50 * LEAN_NEAR, 100, 50, dice) == LEANING  # any view of a leaning die
+    assert label_of(300 + 50 * LEAN_NEAR + 1, 100, 50, dice) == NOTHING
+
+
+def test_a_crop_at_the_frame_edge_repeats_the_edge_and_keeps_its_size():
+    img = np.zeros((100, 120, 3), np.uint8)
+    img[:, :10] = 200
+    c = crop(img, 2.0, 50.0, 30.0)
+    assert c.shape == (40, 40, 3)
+    assert c[:, 0].min() == 200 and c[:, -1].max() == 0  # left half beyond the edge: repeated
+    assert (crop(img, 60.0, 50.0, 30.0)[:, :] == 0).all()
+
+
+def test_evaluation_seeds_are_never_rendered_for_training():
+    from services.scenes.dice_crops import frame
+    from services.scenes.foreign.sets import FOREIGN_SEEDS
+    for seed in (FOREIGN_SEEDS["dice"], 900_001):
+        with pytest.raises(ValueError, match="evaluation seed"):
+            frame("tuning", seed, 0)
