@@ -19,11 +19,13 @@ import numpy as np
 from services.vision.dice import pipfinder
 from services.vision.dice.faces import PIP_RADIUS
 from services.vision.dice.pipfinder import MIN_HALF, Pip, find_pips, group
+from services.vision.stats import median
 
 CROP = 40            # the classifier's input side (px)
 CROP_SIDES = 2.0     # a crop spans this many die sides: the die and what lies round it
 MIN_SIDE = 14.0      # px: dice smaller than this have pips too small to find
-NEAR = 0.3           # candidates closer than this many sides are one
+NEAR = 0.3           # candidates closer than this many sides, and of the same size, are one
+SAME_SIZE = 1.3      # sides within this ratio: the same size
 LINK = 11.5          # pips this many radii apart may be one face (small pips: a 2's diagonal
 # is 2 x 0.29 x sqrt 2 / 0.075 = 10.9 radii)
 
@@ -78,7 +80,7 @@ def _candidates(pips: list[Pip], members: list[int]) -> list[Candidate]:
     if fit is not None:
         return [fit, *out]
     xy = np.array([(pips[i].x, pips[i].y) for i in members])
-    r = float(np.median([pips[i].r for i in members]))
+    r = median(np.array([pips[i].r for i in members]))
     cx, cy = xy.mean(0)
     return out + [Candidate(float(cx), float(cy), r / PIP_RADIUS, None, len(members), dark)]
 
@@ -98,9 +100,14 @@ def _distinct(found: list[Candidate]) -> list[Candidate]:
     kept: list[Candidate] = []
     for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
         if all(np.hypot(c.x - k.x, c.y - k.y) > NEAR * min(c.side, k.side) or
-               max(c.side, k.side) > 1.3 * min(c.side, k.side) for k in kept):
+               not same_size(c, k) for k in kept):
             kept.append(c)
     return kept
+
+
+def same_size(a: Candidate, b: Candidate) -> bool:
+    """Two candidates' sides within SAME_SIZE of each other."""
+    return max(a.side, b.side) <= SAME_SIZE * min(a.side, b.side)
 
 
 def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:

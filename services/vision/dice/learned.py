@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from services.vision.dice.candidates import Candidate, candidates, crop
+from services.vision.dice.candidates import Candidate, candidates, crop, same_size
 from services.vision.dice.classifier import LEANING, NOTHING, classify
 from services.vision.reading import Reading, no_decision
+from services.vision.stats import column_medians
 
 # Chosen on development frames only (README, "Without a calibration"): FACE_P 0.8 read a few
 # more and decided more leaning dice; LEAN_P 0.5 refused flat dice as leaning (57 frames of
@@ -56,8 +57,7 @@ def decide(seen: list[Seen]) -> Reading:
     if leaning:
         s = max(leaning, key=lambda s: s.lean)
         return no_decision("dice", "cocked", leaning=_where(s), **detail)
-    sure = [s for s in seen if 1 <= s.value <= 6 and s.belief >= FACE_P]
-    dice = _dice(sure)
+    dice = _dice(_sure(seen))
     detail["dice"] = [_where(d[0]) for d in dice]
     if any(len({s.value for s in d}) > 1 for d in dice):
         return no_decision("dice", "unreadable", why="one die read two ways", **detail)
@@ -87,15 +87,16 @@ def look(image: np.ndarray) -> list[Seen]:
     """Every candidate with the classifier's view of it: at the frame's resolution, and at
     half of it when that does not show two sure dice."""
     seen = _look(image, candidates(image))
-    if len(_dice([s for s in seen if 1 <= s.value <= 6 and s.belief >= FACE_P])) >= 2:
+    if len(_dice(_sure(seen))) >= 2:
         return seen
     more = _look(image, candidates(image, half=True))
     return seen + [s for s in more if not any(
-        _near(s.candidate, t.candidate) and _same_size(s.candidate, t.candidate) for t in seen)]
+        _near(s.candidate, t.candidate) and same_size(s.candidate, t.candidate) for t in seen)]
 
 
-def _same_size(a: Candidate, b: Candidate) -> bool:
-    return max(a.side, b.side) <= 1.3 * min(a.side, b.side)
+def _sure(seen: list[Seen]) -> list[Seen]:
+    """The views of a flat die's face with belief FACE_P at least."""
+    return [s for s in seen if 1 <= s.value <= 6 and s.belief >= FACE_P]
 
 
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
@@ -121,7 +122,7 @@ def _hole(image: np.ndarray, c: Candidate) -> bool:
     ring = np.array([(c.x + c.side * u, c.y + c.side * v) for u, v in _RING])
     xs = np.clip(np.rint(ring[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(ring[:, 1]).astype(int), 0, h - 1)
-    around = np.median(image[ys, xs].astype(np.float32), axis=0)
+    around = column_medians(image[ys, xs].astype(np.float32))
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if c.dark else np.argmax(grey))]
     hue = 255 * np.array([colour, around]) / (np.array([colour, around]).sum(1, keepdims=True) + 60)
