@@ -37,6 +37,8 @@ class SetSpec:
     nuisances: tuple[str, ...] = nz.NUISANCES   # the pool; each frame draws half of them
     no_decision_rate: float = 0.2
     variant: str = "european"                   # wheel only
+    # dice only: colours, zoom and sizes beyond the held-out camera's (training, never held out)
+    widening: dice_scene.Widening | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -67,7 +69,7 @@ def render(spec: SetSpec, index: int) -> tuple[np.ndarray, dict[str, Any]]:
         reason = None
         if rng.random() < spec.no_decision_rate:
             reason = str(rng.choice(dice_scene.NO_DECISION_REASONS))
-        return dice_scene.render(rng, names, reason)
+        return dice_scene.render(rng, names, reason, spec.widening)
     return _render_wheel(rng, spec, names)
 
 

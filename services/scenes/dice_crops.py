@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from services.scenes import dataset
+from services.scenes.dice import scene as dice_scene
 from services.scenes.foreign import dice as foreign_dice
 from services.scenes.foreign.sets import FOREIGN_SEEDS, TUNING
 from services.vision.dice.candidates import candidates, crop
@@ -44,13 +45,15 @@ SIZE = (0.6, 1.6)           # a candidate's side / the die's, for a face class
 FOREIGN_TUNING_SEED = 730_001
 FIRST_SEED = 750_001
 LEANING_SEED = 760_001
+WIDE_SEED = 770_001
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
 
 
 def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any]]:
     """Frame `index` of a development source: 'tuning' (the foreign renderer's TUNING region),
-    'leaning' (the same, every frame with a leaning die) or 'first' (the first generator,
-    every nuisance in its pool)."""
+    'leaning' (the same, every frame with a leaning die), 'first' (the first generator,
+    every nuisance in its pool) or 'wide' (the same, widened: more dice styles and cloths,
+    dice 30-88 px, some frames 1280x720; dice_scene.WIDE)."""
     if seed in FOREIGN_SEEDS.values() or seed in dataset.RESERVED_SEEDS:
         raise ValueError(f"seed: {seed} is an evaluation seed, never used for training")
     if source in ("tuning", "leaning"):
@@ -60,7 +63,8 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
         for d in label["dice_px"]:
             d["side"] = label["die_px"]
         return image, label
-    spec = dataset.SetSpec("dice", 1, seed, _FIRST.nuisances, _FIRST.no_decision_rate)
+    spec = dataset.SetSpec("dice", 1, seed, _FIRST.nuisances, _FIRST.no_decision_rate,
+                           widening=dice_scene.WIDE if source == "wide" else None)
     return dataset.render(spec, index)
 
 
@@ -129,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     bump = 1 if a.validation else 0
     parts = [build("tuning", FOREIGN_TUNING_SEED + bump, a.frames, a.jobs),
              build("first", FIRST_SEED + bump, a.frames * 2 // 3, a.jobs),
-             build("leaning", LEANING_SEED + bump, a.frames // 4, a.jobs)]
+             build("leaning", LEANING_SEED + bump, a.frames // 4, a.jobs),
+             build("wide", WIDE_SEED + bump, a.frames * 2 // 3, a.jobs)]
     np.savez_compressed(a.out, x=np.concatenate([p[0] for p in parts]),
                         y=np.concatenate([p[1] for p in parts]),
                         kind=np.concatenate([p[2] for p in parts]),

@@ -11,8 +11,8 @@ cocked (a leaning die), overlap (one die on the other), out_of_area, single_die.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -47,6 +47,36 @@ FELTS: dict[str, tuple[int, int, int]] = {
     "green": (45, 115, 30), "blue": (115, 70, 20), "teal": (95, 100, 25),
 }
 _CLASHES = {("green", "green"), ("green", "teal"), ("blue", "blue"), ("blue", "teal")}
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Widening:
+    """What a widened frame may show beyond the held-out sets' one camera and five colours
+    (issue 14: other die sizes, styles, cloths and resolutions). The held-out sets render
+    with none (`render(..., wide=None)`, pixel for pixel as before); `WIDE` is the training
+    generator's. `zoom` scales the frame about the dice (a die 42 px across becomes 30-88 px);
+    a frame of `sizes` wider than 640 px is zoomed at least enough to fill it."""
+    dice: Mapping[str, tuple[BGR, BGR]] = field(default_factory=lambda: dict(DICE_COLOURS))
+    felts: Mapping[str, BGR] = field(default_factory=lambda: dict(FELTS))
+    clashes: frozenset[tuple[str, str]] = frozenset(_CLASHES)
+    zoom: tuple[float, float] = (1.0, 1.0)
+    sizes: tuple[tuple[int, int], ...] = ((W, H),)
+
+
+WIDE = Widening(
+    dice={**DICE_COLOURS,
+          "white_red_pips": ((230, 232, 235), (45, 45, 185)),
+          "white_blue_pips": ((232, 230, 226), (150, 70, 30)),
+          "black": ((35, 35, 38), (230, 230, 230)),
+          "ivory": ((200, 225, 235), (40, 40, 40)),
+          "purple": ((120, 40, 110), (235, 235, 235)),
+          "orange": ((40, 120, 230), (245, 245, 245))},
+    felts={**FELTS, "navy": (75, 40, 20), "dark_green": (30, 75, 25),
+           "burgundy": (40, 35, 110), "grey": (95, 95, 90)},
+    clashes=frozenset(_CLASHES | {("green", "dark_green"), ("blue", "navy"),
+                                  ("red", "burgundy"), ("purple", "burgundy")}),
+    zoom=(0.72, 2.1), sizes=((640, 480), (640, 480), (1280, 720)))
 
 
 @dataclass
@@ -60,23 +90,26 @@ class _Scene:
 
 
 def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
-           reason: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-    """One frame and its label. `reason` None: a valid roll; else a no-decision case."""
+           reason: str | None = None, wide: Widening | None = None
+           ) -> tuple[np.ndarray, dict[str, Any]]:
+    """One frame and its label. `reason` None: a valid roll; else a no-decision case.
+    `wide`: the colours, zoom and sizes beyond the held-out camera's (None: that camera)."""
     if reason is not None and reason not in NO_DECISION_REASONS:
         raise ValueError(f"reason: {reason!r} not one of {NO_DECISION_REASONS}")
-    felt_name = str(rng.choice(list(FELTS)))
-    dice_name = str(rng.choice([d for d in DICE_COLOURS if (d, felt_name) not in _CLASHES]))
+    look = wide or Widening()
+    felt_name = str(rng.choice(list(look.felts)))
+    dice_name = str(rng.choice([d for d in look.dice if (d, felt_name) not in look.clashes]))
     scene = _Scene(np.zeros((H * SS, W * SS, 3), np.float32), rng,
                    _unit(rng.uniform(0, 2 * np.pi)))
-    _draw_table(scene, FELTS[felt_name])
+    _draw_table(scene, look.felts[felt_name])
     values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
     dice = _place_dice(rng, reason)
     distractors = _draw_distractors(scene, [d["c"] for d in dice])
     for die, value in zip(dice, values):
-        _draw_die(scene, die, value, DICE_COLOURS[dice_name])
+        _draw_die(scene, die, value, look.dice[dice_name])
     img = cv2.resize(scene.img, (W, H), interpolation=cv2.INTER_AREA)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    img, quad, centres, sides = _camera(img, rng, nuisances, dice)
+    img, quad, centres, sides = _camera(img, rng, nuisances, dice, wide)
     label: dict[str, Any] = {
         "kind": "dice", "no_decision": reason is not None, "reason": reason,
         "values": None if reason else sorted(values),
@@ -379,10 +412,10 @@ def _dot(sc: _Scene, keep_out: list) -> None:
 # ---------------------------------------------------------------- camera
 
 def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
-            dice: list[dict[str, Any]]
+            dice: list[dict[str, Any]], wide: Widening | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Apply the camera's pose and photometric nuisances; return the frame, the landing quad,
-    the dice centres and sides, all in the frame's pixels."""
+    """Apply the camera's pose (and a widened frame's zoom) and photometric nuisances; return
+    the frame, the landing quad, the dice centres and sides, all in the frame's pixels."""
     x0, y0, x1, y1 = _landing_rect_px()
     quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
     centres = np.array([d["c"] for d in dice])
@@ -394,11 +427,32 @@ def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
             break
     else:
         mat = np.eye(3)
-    img = nz.warp(img, mat) if not np.allclose(mat, np.eye(3)) else img
+    size = (W, H)
+    if wide is not None:
+        size = wide.sizes[int(rng.integers(len(wide.sizes)))]
+        mat = _zoom(rng, nz.warp_points(centres, mat), wide.zoom, size) @ mat
+    if not np.allclose(mat, np.eye(3)) or size != (W, H):
+        img = cv2.warpPerspective(img, mat, size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
     half = np.array([DIE_PX / 2, 0.0])
     across = nz.warp_points(centres + half, mat) - nz.warp_points(centres - half, mat)
     return (nz.apply(img, rng, nuisances), nz.warp_points(quad, mat),
             nz.warp_points(centres, mat), np.hypot(*across.T))
+
+
+def _zoom(rng: np.random.Generator, centres: np.ndarray, zoom: tuple[float, float],
+          size: tuple[int, int]) -> np.ndarray:
+    """A scale about the dice into a frame of `size`, the dice kept a die's side inside it."""
+    lo = zoom[0] if size[0] <= W else max(zoom[0], 0.75 * size[0] / W)
+    s = float(rng.uniform(lo, max(zoom[1], lo)))
+    lo_xy, hi_xy = centres.min(0), centres.max(0)
+    room = np.array(size) - (hi_xy - lo_xy) * s - 2 * DIE_PX * s
+    while np.any(room < 0) and s > lo:  # the dice too far apart for this zoom
+        s = max(lo, s * 0.9)
+        room = np.array(size) - (hi_xy - lo_xy) * s - 2 * DIE_PX * s
+    start = DIE_PX * s + rng.uniform(0, 1, 2) * np.maximum(room, 0)  # where lo_xy lands
+    t = start - lo_xy * s
+    return np.array([[s, 0, t[0]], [0, s, t[1]], [0, 0, 1]])
 
 
 def _unit(angle: float) -> np.ndarray:
