@@ -90,13 +90,22 @@ def detect_landing_area(image: np.ndarray) -> np.ndarray:
     Returns the 4 corners TL, TR, BR, BL (float32, 4x2). Raises CalibrationError when no
     convex quadrilateral covering a sensible part of the frame is found.
     """
+    return outline_in(line_mask(image))
+
+
+def line_mask(image: np.ndarray) -> np.ndarray:
+    """The thin light lines of an image (uint8 0/255): a white top-hat keeps them and drops
+    broad lighting."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    # A thin light line: white top-hat keeps it and drops broad lighting.
     tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, np.ones((9, 9), np.uint8))
     _, mask = cv2.threshold(tophat, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+
+
+def outline_in(mask: np.ndarray) -> np.ndarray:
+    """The landing-area outline among the lines of `line_mask` (see detect_landing_area)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    frame_area = image.shape[0] * image.shape[1]
+    frame_area = mask.shape[0] * mask.shape[1]
     best = None
     # The outline may be broken where a chip or die lies on it: take the line piece with the
     # widest extent, its convex hull, and simplify that to four corners.

@@ -29,6 +29,7 @@ from services.vision.dice.calibration import DiceCalibration
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.learned import read_learned
+from services.vision.dice.outline import judge_area
 from services.vision.dice.patches import square_patch
 from services.vision.dice.segment import find_blobs
 from services.vision.reading import Reading, no_decision
@@ -60,11 +61,12 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> 
     """Read the two up faces; or no decision with a reason (see reading.DICE_REASONS).
 
     Without a calibration nothing is assumed about the camera (learned.py): dice are found by
-    their pips at any size, each judged by the face classifier, and the whole frame is the
-    landing area; a frame where no die can be seen is `no_dice`."""
+    their pips at any size, each judged by the face classifier, and the landing area is the
+    frame's own printed outline when one is seen (outline.py), else the whole frame; a frame
+    where no die can be seen is `no_dice`."""
     image = _as_bgr(image)
     if calibration is None:
-        return read_learned(image)
+        return judge_area(image, read_learned(image))
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm

@@ -1,0 +1,181 @@
+"""Without a calibration, the frame's own printed landing area stands in for it.
+
+A calibration file gives the landing area; a new camera has none, but the layout's printed
+outline of it is usually in view. When the reader has decided two dice, `printed_area` looks
+for it: the light thin lines of calibration.line_mask (as `casino vision calibrate` finds
+them), their long pieces fitted to straight lines (cards, chips and the stick break the line,
+even at a corner), two nearly parallel pairs of them crossing at four corners in the frame,
+the printed line along at least half of each side (a side closed across the cloth, where the
+line is out of the picture, is no outline). A roll with one die inside it and the other off
+it is `out_of_area`: a die off the layout (seed 000 §3.1.5, «caen fuera de la mesa» or
+«encima del borde») is a void roll, never a reading. Both dice off a found outline means it
+is something else printed on the cloth (a box of the layout), so it is not used. Only
+decided frames pay for the search (about 2 ms at 640x480).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.vision.dice.calibration import line_mask, order_corners
+from services.vision.reading import Reading, no_decision
+
+# A die counts as off the area when its centre is this many die sides outside the outline
+# (a die on the line is neither: its centre is within half a side of it).
+OFF_BY = 0.5
+# The share of each side of a found outline that must run along the printed line (within
+# NEAR_LINE px): a card on one side still leaves half of it; a side drawn across the cloth
+# (the line out of the picture) has next to none.
+SUPPORT = 0.5
+NEAR_LINE = 3
+# A piece of printed line: this long (a share of the frame's longer side) and thin (its
+# pixels at most this share of its bounding box: a line or a corner, never a blob).
+PIECE = 0.1
+THIN = 0.08
+TURN = np.radians(25)   # a side's pieces within this of one direction (a camera's slant)
+APART = 0.2             # the two sides of a pair at least this share of the frame apart
+ON_LINE = 0.025         # a piece within this share of the frame of a line lies on it
+PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a camera
+
+
+def judge_area(image: np.ndarray, reading: Reading) -> Reading:
+    """`reading`, or `out_of_area` when the frame's printed outline has one die off it."""
+    if reading.no_decision:
+        return reading
+    quad = printed_area(image)
+    if quad is None:
+        return reading
+    dice = reading.detail.get("dice", [])
+    off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
+    if len(off) == 2 and off[0] != off[1]:
+        return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
+                           **reading.detail)
+    return reading
+
+
+def printed_area(image: np.ndarray) -> np.ndarray | None:
+    """The printed landing-area outline's corners (TL, TR, BR, BL), or None when no whole
+    outline is in view. The line may be broken by what lies on it (a card, a chip, the
+    stick), even at a corner: the outline is four straight lines the long thin pieces of
+    light line lie on, crossing where its corners are, of all such four the one the line
+    runs along best (the stick's bright edge makes a line too, but no outline's side)."""
+    # At half resolution: a printed line 3 px wide or more is still a line, at a quarter of
+    # the cost (every decided frame pays for this).
+    half = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA)
+    mask = line_mask(half)
+    h, w = mask.shape
+    segments = cv2.HoughLinesP(_pieces(mask), 1, np.pi / 180, 30,
+                               minLineLength=PIECE * max(h, w), maxLineGap=10)
+    if segments is None:
+        return None
+    families = _lines(segments.reshape(-1, 4).astype(np.float64), min(h, w))
+    near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
+    best, best_support = None, SUPPORT
+    for a, b in families[0]:
+        for c, d in families[1]:
+            quad = _quad(a, b, c, d, (w, h))
+            if quad is not None and (support := _support(near, quad)) >= best_support:
+                best, best_support = quad, support
+    return None if best is None else 2 * best + 0.5
+
+
+def _pieces(mask: np.ndarray) -> np.ndarray:
+    """The long thin pieces of line in `mask` (a chip's marks and the felt's dots are not)."""
+    h, w = mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    bw, bh = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    keep = (np.maximum(bw, bh) >= PIECE * max(h, w)) & \
+        (stats[:, cv2.CC_STAT_AREA] <= THIN * bw * bh)
+    keep[0] = False
+    out = np.zeros_like(mask)
+    for k in np.flatnonzero(keep):  # a handful: fill each from its own box
+        x, y = stats[k, cv2.CC_STAT_LEFT], stats[k, cv2.CC_STAT_TOP]
+        box = labels[y:y + bh[k], x:x + bw[k]] == k
+        out[y:y + bh[k], x:x + bw[k]][box] = 255
+    return out
+
+
+Line = np.ndarray  # (x, y, vx, vy): a point and a unit direction
+Pair = tuple[Line, Line]
+
+
+def _lines(seg: np.ndarray, short: int) -> tuple[list[Pair], list[Pair]]:
+    """For each of the two directions the segments (x1, y1, x2, y2) run in (within TURN of
+    the longest's, or across it), the pairs of lines a side's pieces lie on: nearly
+    parallel (within PARALLEL) and at least APART of the frame from each other."""
+    d = seg[:, 2:] - seg[:, :2]
+    angle = np.arctan2(d[:, 1], d[:, 0]) % np.pi
+    turn = np.abs((angle - angle[np.argmax(np.hypot(d[:, 0], d[:, 1]))] + np.pi / 2)
+                  % np.pi - np.pi / 2)
+    out = []
+    for family in (turn < TURN, turn > np.pi / 2 - TURN):
+        lines = [_fit(g) for g in _groups(seg[family], short)]
+        out.append([(a, b) for i, a in enumerate(lines) for b in lines[i + 1:]
+                    if abs(a[2] * b[2] + a[3] * b[3]) >= np.cos(PARALLEL)
+                    and abs((b[:2] - a[:2]) @ [-a[3], a[2]]) >= APART * short])
+    return out[0], out[1]
+
+
+def _groups(seg: np.ndarray, short: int) -> list[np.ndarray]:
+    """Segments grouped by the straight line they lie on: longest first, each later one
+    joining the first group whose first segment's line both its ends lie within ON_LINE
+    of the frame of (pieces of one printed side; the stick's edge beside it is its own)."""
+    order = np.argsort(-np.hypot(*(seg[:, 2:] - seg[:, :2]).T))
+    groups: list[list[int]] = []
+    for k in order:
+        for g in groups:
+            a, b = seg[g[0], :2], seg[g[0], 2:]
+            normal = np.array([a[1] - b[1], b[0] - a[0]]) / np.hypot(*(b - a))
+            if np.all(np.abs((seg[k].reshape(2, 2) - a) @ normal) < ON_LINE * short):
+                g.append(int(k))
+                break
+        else:
+            groups.append([int(k)])
+    return [seg[g] for g in groups]
+
+
+def _quad(a: Line, b: Line, c: Line, d: Line, size: tuple[int, int]) -> np.ndarray | None:
+    """The quadrilateral two pairs of lines make, if it lies in the frame and covers a
+    sensible part of it."""
+    w, h = size
+    quad = np.array([_cross(a, c), _cross(c, b), _cross(b, d), _cross(d, a)])
+    if not np.all(np.isfinite(quad)) or np.any(quad < -2) or np.any(quad > [w + 1, h + 1]):
+        return None
+    quad = order_corners(quad)
+    return quad if 0.1 * h * w < cv2.contourArea(quad) < 0.95 * h * w else None
+
+
+def _fit(seg: np.ndarray) -> np.ndarray:
+    """A line (point, direction) through segments' points, sampled every 4 px."""
+    pts = [a + (b - a) * t for a, b in zip(seg[:, :2], seg[:, 2:])
+           for t in np.linspace(0, 1, max(2, int(np.hypot(*(b - a)) / 4)))]
+    vx, vy, x, y = cv2.fitLine(np.array(pts, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y, vx, vy], np.float64)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two lines (x, y, vx, vy) cross (inf when parallel)."""
+    m = np.array([[a[2], -b[2]], [a[3], -b[3]]])
+    if abs(np.linalg.det(m)) < 1e-6:
+        return np.array([np.inf, np.inf])
+    t = np.linalg.solve(m, b[:2] - a[:2])[0]
+    return a[:2] + t * a[2:]
+
+
+def _support(near: np.ndarray, quad: np.ndarray) -> float:
+    """The share of its weakest side the printed line runs along (within NEAR_LINE px)."""
+    h, w = near.shape
+    t = np.linspace(0.0, 1.0, 64)[:, None]
+    shares = []
+    for a, b in zip(quad, np.roll(quad, -1, axis=0)):
+        pts = np.rint(a + (b - a) * t).astype(int)
+        x, y = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
+        shares.append(float(near[y, x].mean()))
+    return min(shares)
+
+
+def _outside(quad: np.ndarray, centre: list[float]) -> float:
+    """How far (px) a point lies outside the quadrilateral; negative inside."""
+    contour = quad.reshape(-1, 1, 2).astype(np.float32)
+    return -float(cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), True))
