@@ -4,7 +4,9 @@ camera: round spots of one size on a 3x3 grid, point-symmetric about the face's 
 
 1. **Pips** (`find_pips`): a grey top-hat (bright pips) and black-hat (dark pips) with a
    square wider than any pip (21 px: dice up to ~100 px) keep what is small and contrasted;
-   its round components of pip size (radius 1.8-10 px) are candidate pips.
+   its round components of pip size (radius 1.8-10 px) are candidate pips. A spot that is
+   no pip but at most two pips wide is looked into above half its brightness (`_split`): a
+   light die's corners stand out of a darker cloth too, and its corner pips run into them.
 2. **Faces** (`group`): pips of one polarity and similar size closer than a few pip radii
    form a group; `fit_grid` says whether (and which) valid pattern (`faces.PATTERNS`) they
    make: a face's centre is its pips' mean (every pattern is symmetric), its farthest pip a
@@ -44,28 +46,54 @@ class Pip:
 def find_pips(image: np.ndarray) -> list[Pip]:
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     pips: list[Pip] = []
-    lo, hi = np.pi * PIP_R[0] ** 2, np.pi * PIP_R[1] ** 2
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
         hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
         mask = cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1]  # hat > MIN_HAT
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
-            if len(c) < 3:
-                continue
-            x, y, w, h = cv2.boundingRect(c)
-            area = max(cv2.contourArea(c), 0.0) + 0.5 * len(c)  # the outline's own pixels
-            if not lo <= area <= hi or max(w, h) > 1.7 * min(w, h) or \
-                    area < MIN_ROUND * w * h:
-                continue
-            m = cv2.moments(c)
-            if m["m00"] <= 0:
-                continue
-            pips.append(Pip(m["m10"] / m["m00"], m["m01"] / m["m00"],
-                            float(np.sqrt(area / np.pi)), dark, _shape(m)))
+            pip = _pip(c, dark)
+            if pip is not None:
+                pips.append(pip)
+            elif len(c) >= 3:
+                pips.extend(_split(hat, c, dark))
     return pips
 
 
+def _pip(c: np.ndarray, dark: bool, dx: int = 0, dy: int = 0) -> Pip | None:
+    """The pip an outline is, or None: pip-sized and round (its box filled enough)."""
+    if len(c) < 3:
+        return None
+    x, y, w, h = cv2.boundingRect(c)
+    area = max(cv2.contourArea(c), 0.0) + 0.5 * len(c)  # the outline's own pixels
+    if not _AREA[0] <= area <= _AREA[1] or max(w, h) > 1.7 * min(w, h) or \
+            area < MIN_ROUND * w * h:
+        return None
+    m = cv2.moments(c)
+    if m["m00"] <= 0:
+        return None
+    return Pip(m["m10"] / m["m00"] + dx, m["m01"] / m["m00"] + dy, float(np.sqrt(area / np.pi)),
+               dark, _shape(m))
+
+
+def _split(hat: np.ndarray, c: np.ndarray, dark: bool) -> list[Pip]:
+    """Pips inside a spot that is none itself: a light die's body stands out of a darker cloth
+    too, at its corners, where the top-hat's square does not fit, and a pip near a corner
+    runs into it. Above half-way from MIN_HAT to the spot's brightest, the pips stand alone.
+    Only spots at most two pips wide and at least twice MIN_HAT bright are looked into."""
+    x, y, w, h = cv2.boundingRect(c)
+    if max(w, h) > 4 * PIP_R[1] or w * h < _AREA[0]:
+        return []
+    roi = hat[y:y + h, x:x + w]
+    top = float(roi.max())
+    if top < 2 * MIN_HAT:
+        return []
+    core = cv2.threshold(roi, (top + MIN_HAT) / 2, 1, cv2.THRESH_BINARY)[1]
+    parts, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [p for part in parts if (p := _pip(part, dark, x, y)) is not None]
+
+
 _HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
+_AREA = (np.pi * PIP_R[0] ** 2, np.pi * PIP_R[1] ** 2)
 
 
 def _shape(m: dict[str, float]) -> tuple[float, float, float]:
