@@ -89,9 +89,11 @@ def look(image: np.ndarray) -> list[Seen]:
     seen = _look(image, candidates(image))
     if len(_dice(_sure(seen))) >= 2:
         return seen
-    more = _look(image, candidates(image, half=True))
-    return seen + [s for s in more if not any(
-        _near(s.candidate, t.candidate) and same_size(s.candidate, t.candidate) for t in seen)]
+    # A half-resolution candidate of a place and size already looked at is left out before
+    # the classifier sees it (what it would say of it is not kept).
+    more = [c for c in candidates(image, half=True) if not any(
+        _near(c, t.candidate) and same_size(c, t.candidate) for t in seen)]
+    return seen + _look(image, more)
 
 
 def _sure(seen: list[Seen]) -> list[Seen]:
