@@ -140,38 +140,41 @@ def fit_grid(pips: list[Pip], members: list[int]) -> Fit | None:
 
 
 def fit_grids(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
-    """[fit_grid(pips, s) for s in subsets], the same values, the subsets of one size fitted
-    together (a frame has about 35 subsets to fit; one by one, numpy's overhead on arrays of
-    two to six pips was a fifth of the reader's time). The same float operations in the same
-    order: sums pip by pip (as _mean and a mean over 2 to 6 rows add), the rotation by the
-    same matrix product (numpy's matmul, one product per subset)."""
+    """[fit_grid(pips, s) for s in subsets], the same values, every subset of two to six pips
+    fitted in one batch (a frame has about 35 subsets to fit; one by one, numpy's overhead on
+    arrays of two to six pips was a fifth of the reader's time). The same float operations in
+    the same order: sums pip by pip (as _mean and a mean over 2 to 6 rows add; a missing pip
+    adds 0.0), the turn by the same matrix product (matmul, one product per subset; rows
+    added to pad a subset to six do not change the others' products, a test)."""
     out: list[Fit | None] = [None] * len(subsets)
-    by_size: dict[int, list[int]] = {}
+    many = []
     for j, s in enumerate(subsets):
         if len(s) == 1:
-            out[j] = fit_grid(pips, s)
+            r = pips[s[0]].r / 1
+            out[j] = (pips[s[0]].x, pips[s[0]].y), r / 0.31 / PIP_OFFSET, 0.0, 1
         elif 2 <= len(s) <= 6:
-            by_size.setdefault(len(s), []).append(j)
-    if not by_size:
-        return out
-    xy_all = np.array([(p.x, p.y) for p in pips])
-    r_all = np.array([p.r for p in pips])
-    for k, js in by_size.items():
-        idx = np.array([subsets[j] for j in js])
-        for j, fit in zip(js, _fit_size(xy_all[idx], r_all[idx], k)):
+            many.append(j)
+    if many:
+        for j, fit in zip(many, _fit_batch(pips, [subsets[j] for j in many])):
             out[j] = fit
     return out
 
 
-def _fit_size(xy: np.ndarray, radii: np.ndarray, k: int) -> list[Fit | None]:
-    """fit_grid of S subsets of k pips each: xy S x k x 2, radii S x k."""
-    n = len(xy)
+def _fit_batch(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
+    """fit_grid of subsets of two to six pips, padded to six (`real` marks the pips)."""
+    n = len(subsets)
+    k = np.array([len(s) for s in subsets])
+    real = np.arange(6) < k[:, None]
+    idx = np.zeros((n, 6), int)
+    idx[real] = [i for s in subsets for i in s]
+    xy = np.array([(p.x, p.y) for p in pips])[idx] * real[..., None]
+    radii = np.array([p.r for p in pips])[idx] * real
     r, sxy = radii[:, 0], xy[:, 0]
-    for i in range(1, k):
+    for i in range(1, 6):
         r, sxy = r + radii[:, i], sxy + xy[:, i]
-    r, c = r / k, sxy / k
+    r, c = r / k, sxy / k[:, None]
     rel = xy - c[:, None, :]
-    far = np.argmax(np.hypot(rel[..., 0], rel[..., 1]), axis=1)
+    far = np.argmax(np.where(real, np.hypot(rel[..., 0], rel[..., 1]), -1.0), axis=1)
     corner = rel[np.arange(n), far]
     step = np.hypot(corner[:, 0], corner[:, 1]) / np.sqrt(2)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -182,17 +185,22 @@ def _fit_size(xy: np.ndarray, radii: np.ndarray, k: int) -> list[Fit | None]:
         rot = np.stack([np.stack([cos, sin], 1), np.stack([-sin, cos], 1)], 1)
         grid = np.matmul(rel, rot.transpose(0, 2, 1)) / step[:, None, None]
     cells = np.round(grid)
+    off = np.where(real[..., None], np.abs(grid - cells), 0.0).max(axis=(1, 2))
+    far_cell = np.where(real[..., None], np.abs(cells), 0.0).max(axis=(1, 2))
     ok = (step > 0) & (PIP_TO_STEP[0] <= ratio) & (ratio <= PIP_TO_STEP[1]) & \
-        (np.abs(grid - cells).max(axis=(1, 2)) <= SNAP) & (np.abs(cells).max(axis=(1, 2)) <= 1)
-    value = np.zeros(n, int)
-    if ok.any():
-        code = np.where(ok[:, None, None], cells + 1, 0).astype(int)
-        mask = np.bitwise_or.reduce(1 << (3 * code[..., 0] + code[..., 1]), axis=1)
-        value = np.where(ok, _PATTERN_VALUES[mask], 0) * \
-            (np.bitwise_count(mask.astype(np.uint16)) == k)
+        (off <= SNAP) & (far_cell <= 1)
+    code = np.where((ok[:, None] & real)[..., None], cells + 1, -1).astype(int)
+    bits = np.where(code[..., 0] >= 0, 1 << (3 * code[..., 0] + code[..., 1]).clip(0), 0)
+    mask = np.bitwise_or.reduce(bits, axis=1)
+    value = np.where(ok & (np.bitwise_count(mask.astype(np.uint16)) == k),
+                     _PATTERN_VALUES[mask], 0)
     side = step / PIP_OFFSET
-    return [((float(c[j, 0]), float(c[j, 1])), side[j], float(angle[j]), int(value[j]))
-            if value[j] else None for j in range(n)]
+    found = np.flatnonzero(value).tolist()
+    out: list[Fit | None] = [None] * n
+    for j, (cx, cy), a, v in zip(found, c[found].tolist(), angle[found].tolist(),
+                                  value[found].tolist()):
+        out[j] = (cx, cy), side[j], a, v
+    return out
 
 
 def _pattern_values() -> np.ndarray:
