@@ -108,12 +108,19 @@ def _fit(pips: list[Pip], members: list[int], dark: bool,
 
 def _distinct(found: list[Candidate]) -> list[Candidate]:
     """One candidate per place and size: a grid's over a guess, more pips over fewer."""
-    kept: list[Candidate] = []
-    for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
-        if all(np.hypot(c.x - k.x, c.y - k.y) > NEAR * min(c.side, k.side) or
-               not same_size(c, k) for k in kept):
-            kept.append(c)
-    return kept
+    order = sorted(found, key=lambda c: (c.fit is None, -c.pips))
+    if not order:
+        return []
+    # np.hypot of every pair at once (the same values as pair by pair)
+    x, y, side = (np.array([getattr(c, a) for c in order], float) for a in ("x", "y", "side"))
+    apart = np.hypot(x[:, None] - x, y[:, None] - y) > NEAR * np.minimum(side[:, None], side)
+    other_size = np.maximum(side[:, None], side) > SAME_SIZE * np.minimum(side[:, None], side)
+    distinct = (apart | other_size).tolist()
+    kept: list[int] = []
+    for i in range(len(order)):
+        if all(distinct[i][k] for k in kept):
+            kept.append(i)
+    return [order[i] for i in kept]
 
 
 def same_size(a: Candidate, b: Candidate) -> bool:

@@ -16,6 +16,7 @@ The reader without a calibration (learned.py) takes its candidates from these
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -94,7 +95,7 @@ def group(pips: list[Pip], link: float = LINK) -> list[list[int]]:
     xy = np.array([(p.x, p.y) for p in pips]).reshape(-1, 2)
     r = np.array([p.r for p in pips])
     dark = np.array([p.dark for p in pips], bool)
-    first, second = np.triu_indices(len(pips), 1)
+    first, second = _pairs(len(pips))
     dx, dy = (xy[second] - xy[first]).T
     d = np.hypot(dx, dy)
     ri, rj = r[first], r[second]
@@ -107,6 +108,14 @@ def group(pips: list[Pip], link: float = LINK) -> list[list[int]]:
     for i in range(len(pips)):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+@lru_cache(maxsize=256)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.triu_indices(n, 1), kept (read-only) for each pip count."""
+    first, second = np.triu_indices(n, 1)
+    first.flags.writeable = second.flags.writeable = False
+    return first, second
 
 
 Fit = tuple[tuple[float, float], float, float, int]
