@@ -54,9 +54,12 @@ def find_pips(image: np.ndarray) -> list[Pip]:
             if len(c) < 3:
                 continue
             x, y, w, h = cv2.boundingRect(c)
+            # a long box, or a box too big for a round spot of a pip's area: no outline area
+            # (an area within lo..hi is below MIN_ROUND * w * h when that is above hi)
+            if max(w, h) > 1.7 * min(w, h) or MIN_ROUND * w * h > hi:
+                continue
             area = max(cv2.contourArea(c), 0.0) + 0.5 * len(c)  # the outline's own pixels
-            if not lo <= area <= hi or max(w, h) > 1.7 * min(w, h) or \
-                    area < MIN_ROUND * w * h:
+            if not lo <= area <= hi or area < MIN_ROUND * w * h:
                 continue
             m = cv2.moments(c)
             if m["m00"] <= 0:
