@@ -31,7 +31,8 @@ def synthetic_pips(rng: np.random.Generator) -> list[P.Pip]:
             pips.append(P.Pip(float(cx + x), float(cy + y),
                               float(side * PIP_RADIUS * rng.uniform(0.85, 1.15)), False))
     for _ in range(10):
-        pips.append(P.Pip(*map(float, rng.uniform(50, 600, 2)), float(rng.uniform(2, 8)), False))
+        x, y = rng.uniform(50, 600, 2)
+        pips.append(P.Pip(float(x), float(y), float(rng.uniform(2, 8)), False))
     return pips
 
 
