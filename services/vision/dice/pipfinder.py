@@ -177,15 +177,15 @@ def _fit_batch(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
     n = len(subsets)
     k = np.array([len(s) for s in subsets])
     real = np.arange(6) < k[:, None]
-    idx = np.zeros((n, 6), int)
-    idx[real] = [i for s in subsets for i in s]
-    xy = np.array([(p.x, p.y) for p in pips])[idx] * real[..., None]
-    radii = np.array([p.r for p in pips])[idx] * real
-    r, sxy = radii[:, 0], xy[:, 0]
+    # each subset's pips (x, y, r), then rows of zeros (the last row) up to six
+    pad = [len(pips)] * 6
+    xyr = np.array([(p.x, p.y, p.r) for p in pips] + [(0.0, 0.0, 0.0)])[
+        [(s + pad)[:6] for s in subsets]]
+    total = xyr[:, 0]
     for i in range(1, 6):
-        r, sxy = r + radii[:, i], sxy + xy[:, i]
-    r, c = r / k, sxy / k[:, None]
-    rel = xy - c[:, None, :]
+        total = total + xyr[:, i]
+    r, c = total[:, 2] / k, total[:, :2] / k[:, None]
+    rel = xyr[..., :2] - c[:, None, :]
     far = np.argmax(np.where(real, np.hypot(rel[..., 0], rel[..., 1]), -1.0), axis=1)
     corner = rel[np.arange(n), far]
     step = np.hypot(corner[:, 0], corner[:, 1]) / np.sqrt(2)
