@@ -31,15 +31,8 @@ def prepare(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
 
 
-BATCH = 32  # crops per forward pass at most: one network per batch size up to this
-
-
-@lru_cache(maxsize=BATCH)
-def _net(batch: int) -> cv2.dnn.Net:
-    """The network for batches of `batch` crops. One per size: a network given an input of
-    another shape than its last reallocates every layer's buffers, which cost a third of the
-    forward pass of a frame's dozen crops (their number changes from frame to frame). A crop's
-    probabilities do not depend on the batch it is in (a test)."""
+@lru_cache(maxsize=1)
+def _net() -> cv2.dnn.Net:
     # The classic engine: a third faster than OpenCV 5's new graph engine on a dozen 40 px
     # crops (3.1 against 5.0 ms, one thread).
     net = cv2.dnn.readNetFromONNX(str(MODEL), engine=cv2.dnn.ENGINE_CLASSIC)
@@ -51,13 +44,8 @@ def classify(crops: np.ndarray) -> np.ndarray:
     """Class probabilities (N x CLASSES) of N crops."""
     if len(crops) == 0:
         return np.zeros((0, CLASSES), np.float32)
-    x = prepare(crops)
-    logits = np.concatenate([_forward(x[i:i + BATCH]) for i in range(0, len(x), BATCH)])
+    net = _net()
+    net.setInput(prepare(crops))
+    logits = net.forward().reshape(len(crops), CLASSES)
     z = np.exp(logits - logits.max(axis=1, keepdims=True))
     return np.asarray(z / z.sum(axis=1, keepdims=True))
-
-
-def _forward(x: np.ndarray) -> np.ndarray:
-    net = _net(len(x))
-    net.setInput(x)
-    return np.asarray(net.forward().reshape(len(x), CLASSES))
