@@ -54,9 +54,13 @@ def candidates(image: np.ndarray, half: bool = False) -> list[Candidate]:
 def _at(image: np.ndarray, scale: float) -> list[Candidate]:
     pips = find_pips(image)
     h, w = image.shape[:2]
-    out = []
-    for members in group(pips, LINK):
-        for c in _candidates(pips, members):
+    # more than 7 pips: a chip's inserts, printed text
+    plan = [_subsets(m) for m in group(pips, LINK) if len(m) <= 7]
+    fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])
+    out, at = [], 0
+    for subsets in plan:
+        found, at = fits[at:at + len(subsets)], at + len(subsets)
+        for c in _candidates(pips, subsets, found):
             m = 0.45 * c.side  # most of the die in the frame
             if c.side >= MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
                 out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
@@ -64,19 +68,26 @@ def _at(image: np.ndarray, scale: float) -> list[Candidate]:
     return out
 
 
-def _candidates(pips: list[Pip], members: list[int]) -> list[Candidate]:
-    """The group's grid, and the grids of the group less one pip, or two of up to five (a lamp's
-    reflection beside a 2 is a third bright spot; a 2's pips linked to pips of another
-    face make a 3 or a 4); when the whole group makes no grid, the group's mean too."""
-    if len(members) > 7:
-        return []  # a chip's inserts, printed text
+def _subsets(members: list[int]) -> list[list[int]]:
+    """The group, then the group less one pip, then less two when it has up to five (a lamp's
+    reflection beside a 2 is a third bright spot; a 2's pips linked to pips of another face
+    make a 3 or a 4)."""
+    return [members, *([i for i in members if i not in drop] for k in (1, 2)
+                       if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
+                       for drop in itertools.combinations(members, k))]
+
+
+def _candidates(pips: list[Pip], subsets: list[list[int]],
+                fits: list[pipfinder.Fit | None]) -> list[Candidate]:
+    """The valid grids of a group's subsets (_subsets, `fits` their grids), the whole group's
+    first; when the whole group makes no grid, the group's mean too."""
+    members = subsets[0]
     dark = pips[members[0]].dark
-    fit = _fit(pips, members, dark)
+    fit = _fit(pips, members, dark, fits[0])
     if len(members) == 1:
         return [fit] if fit is not None else []
-    out = [f for k in (1, 2) if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
-           for drop in itertools.combinations(members, k)
-           if (f := _fit(pips, [i for i in members if i not in drop], dark)) is not None]
+    out = [f for s, found in zip(subsets[1:], fits[1:])
+           if (f := _fit(pips, s, dark, found)) is not None]
     if fit is not None:
         return [fit, *out]
     xy = np.array([(pips[i].x, pips[i].y) for i in members])
@@ -85,8 +96,8 @@ def _candidates(pips: list[Pip], members: list[int]) -> list[Candidate]:
     return out + [Candidate(float(cx), float(cy), r / PIP_RADIUS, None, len(members), dark)]
 
 
-def _fit(pips: list[Pip], members: list[int], dark: bool) -> Candidate | None:
-    found = pipfinder.fit_grid(pips, members)
+def _fit(pips: list[Pip], members: list[int], dark: bool,
+         found: pipfinder.Fit | None) -> Candidate | None:
     if found is None:
         return None
     (cx, cy), side, _angle, value = found
@@ -97,12 +108,19 @@ def _fit(pips: list[Pip], members: list[int], dark: bool) -> Candidate | None:
 
 def _distinct(found: list[Candidate]) -> list[Candidate]:
     """One candidate per place and size: a grid's over a guess, more pips over fewer."""
-    kept: list[Candidate] = []
-    for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
-        if all(np.hypot(c.x - k.x, c.y - k.y) > NEAR * min(c.side, k.side) or
-               not same_size(c, k) for k in kept):
-            kept.append(c)
-    return kept
+    order = sorted(found, key=lambda c: (c.fit is None, -c.pips))
+    if not order:
+        return []
+    # np.hypot of every pair at once (the same values as pair by pair)
+    x, y, side = (np.array([getattr(c, a) for c in order], float) for a in ("x", "y", "side"))
+    apart = np.hypot(x[:, None] - x, y[:, None] - y) > NEAR * np.minimum(side[:, None], side)
+    other_size = np.maximum(side[:, None], side) > SAME_SIZE * np.minimum(side[:, None], side)
+    distinct = (apart | other_size).tolist()
+    kept: list[int] = []
+    for i in range(len(order)):
+        if all(distinct[i][k] for k in kept):
+            kept.append(i)
+    return [order[i] for i in kept]
 
 
 def same_size(a: Candidate, b: Candidate) -> bool:

@@ -85,13 +85,17 @@ def decide(seen: list[Seen]) -> Reading:
 
 def look(image: np.ndarray) -> list[Seen]:
     """Every candidate with the classifier's view of it: at the frame's resolution, and at
-    half of it when that does not show two sure dice."""
+    half of it when that does not show two sure dice, nor a leaning die (decide refuses a
+    frame with a leaning die whatever else is seen; only which leaning die its detail names
+    could differ)."""
     seen = _look(image, candidates(image))
-    if len(_dice(_sure(seen))) >= 2:
+    if len(_dice(_sure(seen))) >= 2 or any(s.lean >= LEAN_P for s in seen):
         return seen
-    more = _look(image, candidates(image, half=True))
-    return seen + [s for s in more if not any(
-        _near(s.candidate, t.candidate) and same_size(s.candidate, t.candidate) for t in seen)]
+    # A half-resolution candidate of a place and size already looked at is left out before
+    # the classifier sees it (what it would say of it is not kept).
+    more = [c for c in candidates(image, half=True) if not any(
+        _near(c, t.candidate) and same_size(c, t.candidate) for t in seen)]
+    return seen + _look(image, more)
 
 
 def _sure(seen: list[Seen]) -> list[Seen]:

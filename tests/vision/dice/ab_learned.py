@@ -1,0 +1,143 @@
+"""A/B of the dice reader without a calibration (dice/learned.py): another commit's reader (its
+services/vision/dice copied to a temporary package) against this checkout's, in one process,
+on the same development frames: the readings compared frame by frame (values, no_decision,
+reason, then confidence and detail; the candidates and their crops at both resolutions), and
+the CPU time of one thread (cv2.setNumThreads(1), time.thread_time()), the two interleaved.
+
+Development frames only: the foreign renderer's TUNING region with new seeds (741101 at
+640x480, 741102 at 1280x720: sizes changed for speed checks only) and the first generator
+(741103, outside its held-out seeds). Never the evaluation sets.
+
+    .venv/bin/python tests/vision/dice/ab_learned.py --ref main --frames 500 --repeat 3
+
+The reference's dice package uses this checkout's services.vision.reading and stats. Exit
+status 1 when a reading (values, no_decision or reason) or a candidate differs.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[3]
+SETS = {"tuning640": 741_101, "tuning1280": 741_102, "generator": 741_103}
+
+
+def reference(ref: str, into: Path) -> tuple[ModuleType, ModuleType]:
+    """`ref`'s learned and candidates modules, imported as package dice_ref."""
+    pkg = into / "dice_ref"
+    pkg.mkdir()
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", ref,
+                            "services/vision/dice/"], check=True, capture_output=True,
+                           text=True).stdout.split()
+    for name in names:
+        blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{ref}:{name}"], check=True,
+                              capture_output=True).stdout
+        if name.endswith(".py"):
+            blob = re.sub(rb"services\.vision\.dice\b", b"dice_ref", blob)
+        (pkg / Path(name).name).write_bytes(blob)
+    sys.path.insert(0, str(into))
+    return (importlib.import_module("dice_ref.learned"),
+            importlib.import_module("dice_ref.candidates"))
+
+
+def frames(name: str, n: int) -> list[np.ndarray]:
+    from services.scenes import dataset
+    from services.scenes.foreign import dice as fdice
+    from services.scenes.foreign.sets import TUNING
+    seed = SETS[name]
+    if name == "generator":
+        spec = dataset.SetSpec("dice", n, seed)
+        assert seed not in dataset.RESERVED_SEEDS
+        return [dataset.render(spec, i)[0] for i in range(n)]
+    params = TUNING.dice if name == "tuning640" else \
+        dataclasses.replace(TUNING.dice, sizes=((1280, 720),))
+    return [fdice.render(np.random.default_rng([seed, i]), params)[0] for i in range(n)]
+
+
+def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
+            images: list[np.ndarray]) -> dict[str, Any]:
+    out: dict[str, Any] = {"frames": len(images), "readings_differ": [], "detail_differs": [],
+                           "candidates_differ": [], "candidates": 0}
+    for i, image in enumerate(images):
+        ra, rb = a.read_learned(image), b.read_learned(image)
+        if (ra.values, ra.no_decision, ra.reason) != (rb.values, rb.no_decision, rb.reason):
+            out["readings_differ"].append(i)
+        elif (ra.confidence, ra.detail) != (rb.confidence, rb.detail):
+            out["detail_differs"].append(i)
+        for half in (False, True):
+            ca, cb = ac.candidates(image, half=half), bc.candidates(image, half=half)
+            out["candidates"] += len(ca)
+            if [dataclasses.astuple(c) for c in ca] != [dataclasses.astuple(c) for c in cb] or \
+                    any(not np.array_equal(ac.crop(image, c.x, c.y, c.side),
+                                           bc.crop(image, c.x, c.y, c.side)) for c in ca):
+                out["candidates_differ"].append(i)
+    return out
+
+
+def timing(a: ModuleType, b: ModuleType, images: list[np.ndarray],
+           repeat: int) -> dict[str, float]:
+    ms: dict[str, list[float]] = {"before": [], "now": []}
+    a.read_learned(images[0])
+    b.read_learned(images[0])
+    for i, image in enumerate(images):
+        order = (("before", a), ("now", b)) if i % 2 == 0 else (("now", b), ("before", a))
+        for _ in range(repeat):
+            for name, reader in order:
+                t = time.thread_time()
+                reader.read_learned(image)
+                ms[name].append((time.thread_time() - t) * 1000)
+    before, now = float(np.mean(ms["before"])), float(np.mean(ms["now"]))
+    return {"before_ms": round(before, 2), "now_ms": round(now, 2),
+            "before_fps": round(1000 / before), "now_fps": round(1000 / now),
+            "ratio": round(before / now, 3)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ref", default="main", help="the commit to compare with (default main)")
+    ap.add_argument("--sets", default="tuning640,generator,tuning1280",
+                    help=f"comma-separated, of {', '.join(SETS)}")
+    ap.add_argument("--frames", type=int, default=300, help="frames per set")
+    ap.add_argument("--repeat", type=int, default=3, help="readings per frame and reader")
+    ap.add_argument("--no-timing", action="store_true", help="compare only")
+    ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from services.vision.dice import candidates as bc
+    from services.vision.dice import learned as b
+    from services.vision.memory import keep_frame_buffers
+    cv2.setNumThreads(1)
+    keep_frame_buffers()
+    report: dict[str, Any] = {"ref": args.ref}
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        a, ac = reference(args.ref, Path(tmp))
+        for name in args.sets.split(","):
+            images = frames(name, args.frames)
+            found = compare(a, ac, b, bc, images)
+            if not args.no_timing:
+                found["timing"] = timing(a, b, images, args.repeat)
+            report[name] = found
+            failed |= bool(found["readings_differ"] or found["candidates_differ"])
+            if not args.json:
+                print(name, json.dumps(found), flush=True)
+    if args.json:
+        print(json.dumps(report))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

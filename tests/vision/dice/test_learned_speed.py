@@ -1,0 +1,161 @@
+"""The learned dice reader's speed-ups give what the plain code gave: the same pip grids, the
+same candidates (the face classifier is trained on them: services/scenes/dice_crops.py), the
+same probabilities, and a half-resolution look only where it can change the reading."""
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+import pytest
+
+from services.scenes.foreign import sets
+from services.vision.dice import candidates as C
+from services.vision.dice import learned
+from services.vision.dice import pipfinder as P
+from services.vision.dice.classifier import classify
+from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
+from services.vision.stats import median
+
+
+def synthetic_pips(rng: np.random.Generator) -> list[P.Pip]:
+    """Faces of every value at random places, sizes and turns, pips a little off their cells,
+    and stray spots among them."""
+    pips = []
+    for value in rng.permutation(np.repeat(np.arange(1, 7), 3)):
+        side, turn = rng.uniform(15, 90), rng.uniform(0, 2 * np.pi)
+        cx, cy = rng.uniform(50, 600, 2)
+        rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        for cell in LAYOUT[int(value)]:
+            x, y = rot @ (np.array(cell) * PIP_OFFSET * side) + rng.normal(0, side * 0.02, 2)
+            pips.append(P.Pip(float(cx + x), float(cy + y),
+                              float(side * PIP_RADIUS * rng.uniform(0.85, 1.15)), False))
+    for _ in range(10):
+        x, y = rng.uniform(50, 600, 2)
+        pips.append(P.Pip(float(x), float(y), float(rng.uniform(2, 8)), False))
+    return pips
+
+
+def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit():
+    rng = np.random.default_rng(7)
+    fitted = 0
+    for _ in range(20):
+        pips = synthetic_pips(rng)
+        subsets = [list(s) for m in P.group(pips, C.LINK) if len(m) <= 7
+                   for k in range(1, min(len(m), 7) + 1) for s in itertools.combinations(m, k)]
+        subsets += [list(rng.choice(len(pips), int(rng.integers(2, 7)), replace=False))
+                    for _ in range(50)]
+        together = P.fit_grids(pips, subsets)
+        assert together == [P.fit_grid(pips, s) for s in subsets]
+        fitted += sum(f is not None and f[3] > 1 for f in together)
+    assert fitted > 300  # the faces of two pips and more are found
+
+
+def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
+    """The candidate finder as it was written before it was made faster (commit 9ae4ed2):
+    each subset fitted by itself, distances pair by pair."""
+    scale = 1.0
+    if half:
+        image, scale = cv2.pyrDown(image), 2.0
+    pips = P.find_pips(image)
+    h, w = image.shape[:2]
+
+    def fit(members: list[int], dark: bool) -> C.Candidate | None:
+        found = P.fit_grid(pips, members)
+        if found is None:
+            return None
+        (cx, cy), side, _angle, value = found
+        if value == 1:
+            side = pips[members[0]].r / PIP_RADIUS
+        return C.Candidate(cx, cy, side, value, len(members), dark)
+
+    found = []
+    for members in P.group(pips, C.LINK):
+        if len(members) > 7:
+            continue
+        dark = pips[members[0]].dark
+        whole = fit(members, dark)
+        if len(members) == 1:
+            group = [whole] if whole is not None else []
+        else:
+            out = [f for k in (1, 2) if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
+                   for drop in itertools.combinations(members, k)
+                   if (f := fit([i for i in members if i not in drop], dark)) is not None]
+            if whole is not None:
+                group = [whole, *out]
+            else:
+                xy = np.array([(pips[i].x, pips[i].y) for i in members])
+                r = median(np.array([pips[i].r for i in members]))
+                cx, cy = xy.mean(0)
+                group = out + [C.Candidate(float(cx), float(cy), r / PIP_RADIUS, None,
+                                           len(members), dark)]
+        for c in group:
+            m = 0.45 * c.side
+            if c.side >= C.MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
+                found.append(C.Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
+                                         c.side * scale, c.fit, c.pips, c.dark))
+    kept: list[C.Candidate] = []
+    for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
+        if all(np.hypot(c.x - k.x, c.y - k.y) > C.NEAR * min(c.side, k.side) or
+               not C.same_size(c, k) for k in kept):
+            kept.append(c)
+    return kept
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[np.ndarray]:
+    return [sets.render(sets.TUNING, "dice", i)[0] for i in range(4)]
+
+
+def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames):
+    n = 0
+    for image in frames:
+        for half in (False, True):
+            found = C.candidates(image, half=half)
+            assert found == reference_candidates(image, half)
+            n += len(found)
+    assert n > 20
+
+
+def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
+    crops = np.stack([C.crop(image, c.x, c.y, c.side) for image in frames
+                      for c in C.candidates(image)])
+    assert len(crops) > 20
+    together = classify(crops)  # what a crop is, whatever else the frame shows
+    assert np.array_equal(together, np.concatenate([classify(c[None]) for c in crops]))
+    assert np.array_equal(together[3:9], classify(crops[3:9]))
+
+
+def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(monkeypatch):
+    die = C.Candidate(100.0, 100.0, 50.0, 3, 3, False)
+    halves: list[list[C.Candidate]] = []
+
+    def candidates(image: np.ndarray, half: bool = False) -> list[C.Candidate]:
+        if not half:
+            return [die]
+        halves.append([])
+        # the die again (near, of its size), and a die elsewhere
+        return [C.Candidate(104.0, 98.0, 55.0, 3, 3, False),
+                C.Candidate(300.0, 100.0, 50.0, 5, 5, False)]
+
+    looked: list[list[C.Candidate]] = []
+
+    def look(image: np.ndarray, cands: list[C.Candidate], lean: float) -> list[learned.Seen]:
+        looked.append(cands)
+        return [learned.Seen(c, c.fit or 0, 0.99, lean) for c in cands]
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    monkeypatch.setattr(learned, "candidates", candidates)
+    monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, 0.0))
+    seen = learned.look(image)
+    assert len(halves) == 1 and [s.candidate.x for s in seen] == [100.0, 300.0]
+    assert looked[-1] == [C.Candidate(300.0, 100.0, 50.0, 5, 5, False)]  # not the die again
+    assert learned.decide(seen).values == (3, 5)
+    # a leaning die in the first look: the frame is refused whatever the second would add
+    monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, learned.LEAN_P))
+    seen = learned.look(image)
+    assert len(halves) == 1 and learned.decide(seen).reason == "cocked"
+    monkeypatch.setattr(learned, "_look",
+                        lambda i, c: look(i, c, np.nextafter(learned.LEAN_P, 0)))
+    learned.look(image)
+    assert len(halves) == 2
