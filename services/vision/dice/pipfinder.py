@@ -4,9 +4,9 @@ camera: round spots of one size on a 3x3 grid, point-symmetric about the face's 
 
 1. **Pips** (`find_pips`): a grey top-hat (bright pips) and black-hat (dark pips) with a
    square wider than any pip (21 px: dice up to ~100 px) keep what is small and contrasted;
-   its round components of pip size (radius 1.8-10 px) are candidate pips. A spot that is
-   no pip but at most two pips wide is looked into above half its brightness (`_split`): a
-   light die's corners stand out of a darker cloth too, and its corner pips run into them.
+   its round components of pip size (radius 1.8-10 px) are candidate pips. So are those of
+   the hat above CORE_HAT that are not pips found already: a light die's corners stand out of
+   a darker cloth in the hat too, and its corner pips run into them; their cores do not.
 2. **Faces** (`group`): pips of one polarity and similar size closer than a few pip radii
    form a group; `fit_grid` says whether (and which) valid pattern (`faces.PATTERNS`) they
    make: a face's centre is its pips' mean (every pattern is symmetric), its farthest pip a
@@ -27,6 +27,7 @@ from services.vision.dice.faces import PATTERNS, PIP_OFFSET
 
 HAT = 21                 # top-hat square (px): wider than any pip
 MIN_HAT = 34.0           # grey levels a pip stands out of what is around it
+CORE_HAT = 90.0          # ... and the core of a bright pip run into a die's corner (below)
 PIP_R = (1.8, 10.0)      # pip radius range (px)
 MIN_ROUND = 0.55         # component area / bounding-box area (a disc: 0.785)
 LINK = 9.6               # pips closer than this many radii may be one face (2's diagonal 8.9)
@@ -49,18 +50,29 @@ def find_pips(image: np.ndarray) -> list[Pip]:
     pips: list[Pip] = []
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
         hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
-        mask = cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1]  # hat > MIN_HAT
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
-            pip = _pip(c, dark)
-            if pip is not None:
-                pips.append(pip)
-            elif len(c) >= 3:
-                pips.extend(_split(hat, c, dark))
+        found = _spots(hat, MIN_HAT, dark)
+        pips += found + _apart(_spots(hat, CORE_HAT, dark), found)
     return pips
 
 
-def _pip(c: np.ndarray, dark: bool, dx: int = 0, dy: int = 0) -> Pip | None:
+def _spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
+    """The pips among the spots of the top-hat (or black-hat) above `level`."""
+    mask = cv2.threshold(hat, level, 1, cv2.THRESH_BINARY)[1]  # hat > level
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [p for c in contours if (p := _pip(c, dark)) is not None]
+
+
+def _apart(cores: list[Pip], found: list[Pip]) -> list[Pip]:
+    """The cores that are not pips already found (farther from each than the core's radius,
+    at least 2 px)."""
+    if not found or not cores:
+        return cores
+    xy = np.array([(p.x, p.y) for p in found])
+    return [q for q in cores
+            if np.min(np.hypot(xy[:, 0] - q.x, xy[:, 1] - q.y)) > max(q.r, 2.0)]
+
+
+def _pip(c: np.ndarray, dark: bool) -> Pip | None:
     """The pip an outline is, or None: pip-sized and round (its box filled enough)."""
     if len(c) < 3:
         return None
@@ -75,25 +87,8 @@ def _pip(c: np.ndarray, dark: bool, dx: int = 0, dy: int = 0) -> Pip | None:
     m = cv2.moments(c)
     if m["m00"] <= 0:
         return None
-    return Pip(m["m10"] / m["m00"] + dx, m["m01"] / m["m00"] + dy, float(np.sqrt(area / np.pi)),
-               dark, _shape(m))
-
-
-def _split(hat: np.ndarray, c: np.ndarray, dark: bool) -> list[Pip]:
-    """Pips inside a spot that is none itself: a light die's body stands out of a darker cloth
-    too, at its corners, where the top-hat's square does not fit, and a pip near a corner
-    runs into it. Above half-way from MIN_HAT to the spot's brightest, the pips stand alone.
-    Only spots at most two pips wide and at least twice MIN_HAT bright are looked into."""
-    x, y, w, h = cv2.boundingRect(c)
-    if max(w, h) > 4 * PIP_R[1] or w * h < _AREA[0]:
-        return []
-    roi = hat[y:y + h, x:x + w]
-    top = float(roi.max())
-    if top < 2 * MIN_HAT:
-        return []
-    core = cv2.threshold(roi, (top + MIN_HAT) / 2, 1, cv2.THRESH_BINARY)[1]
-    parts, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [p for part in parts if (p := _pip(part, dark, x, y)) is not None]
+    return Pip(m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(area / np.pi)), dark,
+               _shape(m))
 
 
 _HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
