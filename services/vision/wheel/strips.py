@@ -11,6 +11,7 @@ scaled by its own level (a per-block gain). Cells are ~0.008 rotor radii on both
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -187,12 +188,18 @@ BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
           r_range: tuple[float, float] = (0.0, 9.0), local: bool = False,
-          local_noise: bool = False, min_contrast: float = 4.0) -> list[Spot]:
+          local_noise: bool = False, min_contrast: float = 4.0,
+          fine: Callable[[Spot], bool] | None = None) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
     only at radii within `r_range` and over `min_contrast` times the noise. `local`:
     measured against their surroundings (a broad lamp reflection on the track then no
-    longer outshines the ball in it)."""
+    longer outshines the ball in it). `fine`: which ball-sized spots get the finer
+    measures (centre by mean shift, the frets nearby: `_spot`), judged on the coarse ones
+    (peak, contrast, area, elongation, edge); the others keep the centroid and no
+    reference, as spots too big or too small do. None: all of them. A caller that will
+    refuse a spot on its coarse measures anyway saves their cost (a third of a no-ball
+    frame's bowl strip)."""
     res = strip.bright
     cols = res.shape[1]
     pad = 24
@@ -216,7 +223,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
         ys, xs = ys[keep], xs[keep]
     kept = _one_per_region(sm, ys, xs, max_spots)
     levels = noise.at(np.array([x - pad for _, x in kept], np.intp))
-    return [_spot(strip, sm, x, y, pad, per_unit, period, float(level))
+    return [_spot(strip, sm, x, y, pad, per_unit, period, float(level), fine)
             for (y, x), level in zip(kept, levels)]
 
 
@@ -304,7 +311,7 @@ SPOT_WINDOW = 40  # columns either side of a peak examined for its extent
 BALL_SIZED = (0.3, 2.5)  # areas (in ball areas) worth locating precisely
 
 
-def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
+def _spot(strip, sm, x, y, pad, per_unit, period, noise, fine=None) -> Spot:
     peak = float(sm[y, x])
     x0 = max(0, x - SPOT_WINDOW)
     win = sm[:, x0:x + SPOT_WINDOW + 1]
@@ -321,16 +328,25 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
     top, height = stats[label, cv2.CC_STAT_TOP], stats[label, cv2.CC_STAT_HEIGHT]
     area = float(stats[label, cv2.CC_STAT_AREA]) / BALL_CELLS
     col, top_floor, value = cx - pad, (float("inf"), 0.0), 0.0
-    if BALL_SIZED[0] <= area <= BALL_SIZED[1]:  # the finer measures only for ball-sized spots
+    edge = bool(top == 0 or top + height == sm.shape[0])
+    # the finer measures only for ball-sized spots (and those the caller may still want)
+    if BALL_SIZED[0] <= area <= BALL_SIZED[1] and (fine is None or fine(
+            _coarse(strip, col, cy, per_unit, period, peak, noise, area, elong, edge))):
         col, cy = _centre(strip.values, col, cy)
         top_floor = _reference(strip, col, cy, int(round(per_unit)))
         value = float(strip.values[min(max(int(round(cy)), 0), strip.values.shape[0] - 1),
                                    int(round(col)) % strip.values.shape[1]])
     row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
     pos = (col / per_unit + strip.positions[0]) % period
-    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong,
-                bool(top == 0 or top + height == sm.shape[0]), top_floor[0] - top_floor[1],
-                top_floor[0], top_floor[1], value)
+    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong, edge,
+                top_floor[0] - top_floor[1], top_floor[0], top_floor[1], value)
+
+
+def _coarse(strip, col, cy, per_unit, period, peak, noise, area, elong, edge) -> Spot:
+    """The spot as measured before its finer measures (what `spots(fine=...)` judges)."""
+    row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
+    pos = (col / per_unit + strip.positions[0]) % period
+    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong, edge, float("inf"))
 
 
 _BALL_CELLS_R = NOMINAL.ball / CELL
