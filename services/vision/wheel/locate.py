@@ -92,6 +92,16 @@ class Ellipse:
         v = cs[1][:, None] * r[None, :]
         return _affine(m[0], u, v), _affine(m[1], u, v)
 
+    def sample_across(self, r: np.ndarray, cs: tuple[np.ndarray, np.ndarray]
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """`sample` transposed (rows: r, columns: theta), the same values: cv2.remap
+        takes 40 % less time on 6 rows of 720 than on 720 rows of 6."""
+        m = self.to_image().astype(np.float32)
+        r = np.asarray(r, dtype=np.float32)
+        u = r[:, None] * cs[0][None, :]
+        v = r[:, None] * cs[1][None, :]
+        return _affine(m[0], u, v), _affine(m[1], u, v)
+
 
 def _affine(row: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """row[0] * u + row[1] * v + row[2], in that order, in place (no temporaries beyond one:
@@ -145,8 +155,11 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     # ~1500 pixels, not the 26 distances
     px = np.rint(xs.astype(np.float32)[None, :] + _VOTE_D * ux[None, :]).astype(np.int32)
     py = np.rint(ys.astype(np.float32)[None, :] + _VOTE_D * uy[None, :]).astype(np.int32)
-    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)  # float32 votes: 40 % faster
-    acc: np.ndarray = np.bincount(py[ok] * w + px[ok], minlength=h * w).astype(np.float32)
+    # float32 votes: 40 % faster; inside the frame: as unsigned, a negative is out too
+    ok = (px.view(np.uint32) < w) & (py.view(np.uint32) < h)
+    flat = py * w
+    flat += px
+    acc: np.ndarray = np.bincount(flat[ok], minlength=h * w).astype(np.float32)
     acc = acc.reshape(h, w)
     acc = cv2.GaussianBlur(acc, (13, 13), 0)
     _, peak, _, (x, y) = cv2.minMaxLoc(acc)
@@ -175,8 +188,10 @@ def ring_radius(img: np.ndarray, centre: tuple[float, float]) -> float | None:
     rs = np.arange(16 / 3, 100, 1.0, dtype=np.float32) * step
     mx, my = Ellipse(centre[0], centre[1], 1, 1, 0).sample(_TH[::2], rs, _TH2_CS)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 5)
-    half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones)
-    prof = np.partition(e, [half, half + 1], axis=0)[half:half + 2].mean(0)
+    half = (len(e) - 1) // 2  # median over directions (even count: the two middle ones),
+    # partitioned along rows of the transposed copy (along columns cost 20 % more)
+    prof = np.partition(np.ascontiguousarray(e.T), [half, half + 1], axis=1)[:, half:half + 2] \
+        .mean(1)
     # the ring of the smallest rotor allowed starts at ~0.84 x 12 % of the side: nearer the
     # centre, a turret's arms over a dark cone can alternate as fast (and then win)
     k = int(np.argmax(np.where(rs >= 0.09 * min(img.shape[:2]), prof, -np.inf)))

@@ -167,14 +167,14 @@ def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
 
 def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Per-angle redness and greenness of the number ring, z-scored."""
-    mx, my = ell.sample(_THETA32, RING, _THETA_CS)
+    mx, my = ell.sample_across(RING, _THETA_CS)  # rows: radii, columns: the 720 bins
     p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
     # greenness only where green leads: else "not red" (black) would read as a little green
     # and the alternation would drown the zero
-    green = np.maximum(g - np.maximum(r, b), 0).mean(1)
-    return _z((r - np.maximum(g, b)).mean(1)), _z(green)
+    green = np.maximum(g - np.maximum(r, b), 0).mean(0)
+    return _z((r - np.maximum(g, b)).mean(0)), _z(green)
 
 
 def _z(x: np.ndarray) -> np.ndarray:

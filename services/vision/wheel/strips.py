@@ -235,11 +235,11 @@ class _Noise:
     (the peaks under 4 times the strip's noise, and the kept ones), not all 37."""
 
     def __init__(self, residual: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
-        a = np.abs(residual)
         self.whole = whole
         self.local = local
         if not local:
             return
+        a = np.abs(residual)
         self.cols = a.shape[1]
         self.step = max(int(round(per_unit)), 1)
         self.half = 3 * self.step
