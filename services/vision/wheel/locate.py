@@ -174,8 +174,12 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
     """How fast colour changes around the circle, per (direction, radius) sample."""
-    wrapped = np.concatenate([polar[-1:], polar, polar[:1]])  # rows are directions: a circle
-    d: np.ndarray = cv2.absdiff(wrapped[2:], wrapped[:-2]).astype(np.float32)
+    # rows are directions, around a circle: row i against rows i + 1 and i - 1, wrapped
+    d8 = np.empty_like(polar)
+    cv2.absdiff(polar[2:], polar[:-2], dst=d8[1:-1])
+    cv2.absdiff(polar[1:2], polar[-1:], dst=d8[:1])
+    cv2.absdiff(polar[:1], polar[-2:-1], dst=d8[-1:])
+    d: np.ndarray = d8.astype(np.float32)
     d = cv2.transform(d, _SUM_CHANNELS)  # = d.sum(2): 9 us instead of 140 us on 120 x 60
     return cv2.boxFilter(d, -1, (1, smooth))
 
@@ -220,7 +224,9 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     k = max(1, int(round(width / float(rs[1] - rs[0]))))
     mx, my = guess.sample(_TH, rs, _TH_CS)
     e = alternation(cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), 9)
-    c = np.concatenate([np.zeros((N_DIRS, 1), np.float32), np.cumsum(e, 1)], 1)
+    c = np.empty((N_DIRS, n + 1), np.float32)  # running sums along each direction, from 0
+    c[:, 0] = 0
+    np.cumsum(e, 1, out=c[:, 1:])
     idx = np.arange(k, n - k)
     # busy inside, calm out: (c[idx] - c[idx - k]) - (c[idx + k] - c[idx]), on slices
     step = 2 * c[:, k:n - k] - c[:, :n - 2 * k] - c[:, 2 * k:n]

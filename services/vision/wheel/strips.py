@@ -52,6 +52,16 @@ class Strip:
         taken once: the spot finders and the arm check all need it."""
         return max(median(np.abs(self.residual)) * 1.48, 2.0)
 
+    @cached_property
+    def smoothed(self) -> tuple[np.ndarray, np.ndarray]:
+        """`bright` wrapped by `SPOT_PAD` columns on both sides, and that blurred a little
+        (sigma 1.2 cells): where `spots` looks for peaks. Taken once: the pocket strip is
+        searched twice on a frame with no ball at rest (for the ball, then for glare).
+        Read only."""
+        res = self.bright
+        padded = np.concatenate([res[:, -SPOT_PAD:], res, res[:, :SPOT_PAD]], 1)
+        return padded, cv2.GaussianBlur(padded, (0, 0), 1.2)
+
 
 def whiteness(bgr: np.ndarray) -> np.ndarray:
     """Darkest channel: high only where all three are high (white ball, glare, silver)."""
@@ -184,6 +194,7 @@ class Spot:
 
 
 BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
+SPOT_PAD = 24  # columns a strip is wrapped by before its peaks are looked for
 
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
@@ -200,11 +211,9 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     reference, as spots too big or too small do. None: all of them. A caller that will
     refuse a spot on its coarse measures anyway saves their cost (a third of a no-ball
     frame's bowl strip)."""
-    res = strip.bright
-    cols = res.shape[1]
-    pad = 24
-    padded = np.concatenate([res[:, -pad:], res, res[:, :pad]], 1)
-    sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
+    cols = strip.bright.shape[1]
+    pad = SPOT_PAD
+    padded, sm = strip.smoothed
     if local:
         sm = sm - _background(padded)
     peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 12)
@@ -319,7 +328,7 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise, fine=None) -> Spot:
     _, lab, stats, _ = cv2.connectedComponentsWithStats((win >= 0.5 * peak).astype(np.uint8),
                                                         connectivity=8)
     label = lab[y, x - x0]
-    m = cv2.moments(np.where(lab == label, win, 0).astype(np.float32))
+    m = cv2.moments(np.where(lab == label, win, np.float32(0)))  # float32, as `win`
     tot = max(m["m00"], 1e-9)
     cx, cy = m["m10"] / tot + x0, m["m01"] / tot
     sxx, syy, sxy = m["mu20"] / tot, m["mu02"] / tot, m["mu11"] / tot
@@ -352,6 +361,7 @@ def _coarse(strip, col, cy, per_unit, period, peak, noise, area, elong, edge) ->
 _BALL_CELLS_R = NOMINAL.ball / CELL
 _WIN = int(np.ceil(2.5 * _BALL_CELLS_R))
 _WY, _WX = np.mgrid[-_WIN:_WIN + 1, -_WIN:_WIN + 1].astype(np.float64)
+_WX_ROW, _WY_COL = _WX[:1], _WY[:, :1]
 _KERNEL_R = 0.8 * _BALL_CELLS_R + 0.5  # mean-shift window, narrower than the ball
 
 
@@ -371,9 +381,13 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     cx, cy = col - c0, row - r0
     for _ in range(4):
         # the squared offsets along a row and a column, added as a grid: the same values
-        # as on the two grids, for two small vectors' work
-        d2 = (_WX[:1] - cx) ** 2 + (_WY[:, :1] - cy) ** 2
-        w = w0 * np.minimum(np.maximum(_KERNEL_R - np.sqrt(d2), 0), 1)
+        # as on the two grids, for two small vectors' work; the kernel then in place
+        d2 = (_WX_ROW - cx) ** 2 + (_WY_COL - cy) ** 2
+        np.sqrt(d2, out=d2)
+        np.subtract(_KERNEL_R, d2, out=d2)
+        np.maximum(d2, 0, out=d2)
+        np.minimum(d2, 1, out=d2)
+        w = w0 * d2
         tot = float(w.sum())
         if tot <= 0:
             break
