@@ -34,6 +34,7 @@ _THETA_CS = (np.cos(_THETA32), np.sin(_THETA32))
 RING = np.linspace(0.87, 0.97, 6, dtype=np.float32)  # inside the number ring, off its edges
 RING_R = float(RING.mean())
 GREEN_WEIGHT = 2.0
+_RAD2DEG = 180.0 / np.pi
 MIN_BOUNDARIES = 12
 
 
@@ -97,7 +98,8 @@ class RotorReading:
         third *= c
         third *= s2
         bend += third
-        return np.rad2deg(bend)
+        bend *= _RAD2DEG  # = np.rad2deg, the same product, without its slower loop
+        return bend
 
     def position(self, theta_deg, r):
         """Position around the rotor, in pockets from the zero's centre (0.5 = on the fret
@@ -240,8 +242,9 @@ def boundary_angles(red: np.ndarray, centres: np.ndarray, layout: WheelLayout,
     s0, s1 = s[rows, j], s[rows, j + 1]
     t = s0 / np.where(s0 != s1, s0 - s1, 1.0)
     ang = (bins[rows, j] + t + 0.5) * 360.0 / BINS
-    found = {int(k): float(a) for k, a, good in zip(ks, ang, ok) if good}
-    single = {int(k) for k, n in zip(ks, cross.sum(1)) if n == 1 and int(k) in found}
+    # as Python numbers first: iterating numpy arrays makes a numpy scalar per element
+    found = {k: a for k, a, good in zip(ks.tolist(), ang.tolist(), ok.tolist()) if good}
+    single = {k for k, n in zip(ks.tolist(), cross.sum(1).tolist()) if n == 1 and k in found}
     return found, single
 
 
@@ -260,7 +263,7 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     coef, w = fit
     keep = w > 0
     res = (dev - evaluate(coef, np.deg2rad(obs)))[keep]
-    return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(int(k) for k in ks[keep])
+    return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(ks[keep].tolist())
 
 
 SECTORS = 12                     # local phase measured per 30 degrees ...
@@ -400,7 +403,8 @@ def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
     if fitted is None:
         return None
     coef, residual, kept = fitted
-    unseen = tuple(k for k in range(layout.n) if k not in kept)
+    seen = set(kept)
+    unseen = tuple(k for k in range(layout.n) if k not in seen)
     reading = RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
     return replace(reading, sectors_off=_sectors_off(reading, centres, shift))
 
