@@ -153,8 +153,7 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     h, w = g.shape
     # one row per distance, one column per edge pixel: numpy's loops then run along the
     # ~1500 pixels, not the 26 distances
-    px = np.rint(xs.astype(np.float32)[None, :] + _VOTE_D * ux[None, :]).astype(np.int32)
-    py = np.rint(ys.astype(np.float32)[None, :] + _VOTE_D * uy[None, :]).astype(np.int32)
+    px, py = _votes(xs, ux), _votes(ys, uy)
     # float32 votes: 40 % faster; inside the frame: as unsigned, a negative is out too
     ok = (px.view(np.uint32) < w) & (py.view(np.uint32) < h)
     flat = py * w
@@ -170,6 +169,15 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     tot = float(sub.sum()) or 1.0
     cx, cy = x0 + float((sub * xx).sum()) / tot, y0 + float((sub * yy).sum()) / tot
     return (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5
+
+
+def _votes(at: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """rint(at + d * step) for every vote distance d (rows) and edge pixel (columns), as
+    int32: the sum formed in place (the same values, one float32 grid instead of three)."""
+    grid = _VOTE_D * step[None, :]
+    grid += at.astype(np.float32)[None, :]
+    np.rint(grid, out=grid)
+    return grid.astype(np.int32)
 
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:
