@@ -319,6 +319,7 @@ def _background(x: np.ndarray) -> np.ndarray:
 
 
 SPOT_WINDOW = 40  # columns either side of a peak examined for its extent
+_REGION = 8 | cv2.FLOODFILL_MASK_ONLY | (1 << 8)  # 8-connected, the region marked 1
 BALL_SIZED = (0.3, 2.5)  # areas (in ball areas) worth locating precisely
 
 
@@ -327,17 +328,17 @@ def _spot(strip, sm, x, y, pad, per_unit, period, noise, fine=None) -> Spot:
     x0 = max(0, x - SPOT_WINDOW)
     win = sm[:, x0:x + SPOT_WINDOW + 1]
     # the region above half the peak that holds it: its size, weighted centroid and spread
-    _, lab, stats, _ = cv2.connectedComponentsWithStats((win >= 0.5 * peak).astype(np.uint8),
-                                                        connectivity=8)
-    label = lab[y, x - x0]
-    m = cv2.moments(np.where(lab == label, win, np.float32(0)))  # float32, as `win`
+    # (8-connected; filled from the peak rather than labelling every region in the window)
+    above = (win >= 0.5 * peak).astype(np.uint8)
+    mask = np.zeros((above.shape[0] + 2, above.shape[1] + 2), np.uint8)
+    count, _, _, (_, top, _, height) = cv2.floodFill(above, mask, (x - x0, y), 1, 0, 0, _REGION)
+    m = cv2.moments(np.where(mask[1:-1, 1:-1].view(bool), win, np.float32(0)))  # float32
     tot = max(m["m00"], 1e-9)
     cx, cy = m["m10"] / tot + x0, m["m01"] / tot
     sxx, syy, sxy = m["mu20"] / tot, m["mu02"] / tot, m["mu11"] / tot
     half_tr, disc = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
     elong = float(np.sqrt(max(half_tr + disc, 1e-6) / max(half_tr - disc, 1e-6)))
-    top, height = stats[label, cv2.CC_STAT_TOP], stats[label, cv2.CC_STAT_HEIGHT]
-    area = float(stats[label, cv2.CC_STAT_AREA]) / BALL_CELLS
+    area = float(count) / BALL_CELLS
     col, top_floor, value = cx - pad, (float("inf"), 0.0), 0.0
     edge = bool(top == 0 or top + height == sm.shape[0])
     # the finer measures only for ball-sized spots (and those the caller may still want)
