@@ -180,7 +180,12 @@ def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]
 
 
 def _z(x: np.ndarray) -> np.ndarray:
-    return (x - x.mean()) / max(float(x.std()), 1e-6)
+    """(x - mean) / standard deviation: the values of `(x - x.mean()) / x.std()` (the same
+    sums, in the same order and precision), without numpy's Python-level std (20 us)."""
+    n = x.size
+    centred = x - np.add.reduce(x) / n
+    std = float(np.sqrt(np.add.reduce(centred * centred) / n))
+    return centred / max(std, 1e-6)
 
 
 @lru_cache(maxsize=4)

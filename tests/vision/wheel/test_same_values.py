@@ -9,7 +9,7 @@ import numpy as np
 from services.vision.wheel import harmonics, locate, strips
 from services.vision.wheel.layout import get_layout
 from services.vision.wheel.reader import _may_rest_on_bowl
-from services.vision.wheel.rotor import RING_R, RotorReading
+from services.vision.wheel.rotor import RING_R, RotorReading, _z
 
 
 def test_radians32_is_deg2rad_in_float32():
@@ -104,3 +104,13 @@ def test_finer_measures_skipped_only_where_the_caller_refuses_the_spot():
     for a, b in zip(every, some):
         if a != b:  # no finer measures: refused by the bowl's test whatever they say
             assert not _may_rest_on_bowl(b) and b.reference == float("inf")
+
+
+def test_z_score_is_numpys_mean_and_std():
+    rng = np.random.default_rng(6)
+    for trial in range(200):
+        dtype = (np.float32, np.float64)[trial % 2]
+        x = rng.normal(rng.normal(0, 50), rng.uniform(0.01, 20), 720).astype(dtype)
+        want = (x - x.mean()) / max(float(x.std()), 1e-6)
+        got = _z(x)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
