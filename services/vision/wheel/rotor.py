@@ -175,8 +175,9 @@ def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
     # greenness only where green leads: else "not red" (black) would read as a little green
     # and the alternation would drown the zero
-    green = np.maximum(g - np.maximum(r, b), 0).mean(0)
-    return _z((r - np.maximum(g, b)).mean(0)), _z(green)
+    # means over the 6 radii: numpy's sums over them, divided (as .mean(0), without its wrapper)
+    green = np.add.reduce(np.maximum(g - np.maximum(r, b), 0), 0) / len(RING)
+    return _z(np.add.reduce(r - np.maximum(g, b), 0) / len(RING)), _z(green)
 
 
 def _z(x: np.ndarray) -> np.ndarray:

@@ -469,7 +469,7 @@ def fret_shifts(strip: Strip, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
     idx = (start.astype(np.intp)[:, None] + _FRET_COLS) % cols
     reach = int(round(_BALL_CELLS_R))
     near = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)]
-    profile = near[:, idx.ravel()].mean(0).reshape(idx.shape)
+    profile = (np.add.reduce(near[:, idx.ravel()], 0) / len(near)).reshape(idx.shape)  # mean
     # each window's first column sits `shift` columns off its fret's centre minus 7.5 (none
     # on a pocket strip, whose columns are centred in sixteenths of a pocket)
     shift = start - (centres - (PER_POCKET - 1) / 2)
