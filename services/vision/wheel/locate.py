@@ -247,12 +247,13 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     # From a poor guess, circles of the bowl cut the sampling circle obliquely and look
     # busy too: take the strongest edge then. Near the rotor, the outermost strong one
     # (the number ring's inner side can be nearly as strong as its outer edge).
-    i = idx[len(idx) - 1 - np.argmax(cand[:, ::-1], 1)] if outermost else \
-        idx[np.argmax(step, 1)]
+    i = idx[len(idx) - 1 - cand[:, ::-1].argmax(1)] if outermost else idx[step.argmax(1)]
     inl = _robust_harmonics(rs[i] * guess.radius) & cand.any(1)
     if inl.sum() < 20:
         return None
-    pts = np.stack([mx[_ROWS, i], my[_ROWS, i]], 1)[inl]
+    pts = np.empty((N_DIRS, 2), np.float32)  # = np.stack(..., 1), without its wrapper
+    pts[:, 0], pts[:, 1] = mx[_ROWS, i], my[_ROWS, i]
+    pts = pts[inl]
     return Ellipse.from_cv(cv2.fitEllipse(pts)), np.count_nonzero(inl) / inl.size
 
 

@@ -99,7 +99,7 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
     middle = _lower_middle_of_4(norm) if repeats == 4 else _median_over_repeats(norm)
-    return np.tile(middle, (1, repeats)) * gain
+    return np.concatenate([middle] * repeats, 1) * gain  # = np.tile(middle, (1, repeats))
 
 
 def _median_over_repeats(x: np.ndarray) -> np.ndarray:
@@ -391,10 +391,11 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
         np.maximum(d2, 0, out=d2)
         np.minimum(d2, 1, out=d2)
         w = w0 * d2
-        tot = float(w.sum())
+        tot = float(np.add.reduce(w, None))  # = w.sum(), without its wrapper
         if tot <= 0:
             break
-        cx, cy = float((w * _WX).sum()) / tot, float((w * _WY).sum()) / tot
+        cx = float(np.add.reduce(w * _WX, None)) / tot
+        cy = float(np.add.reduce(w * _WY, None)) / tot
     return c0 + cx, r0 + cy
 
 

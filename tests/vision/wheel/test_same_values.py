@@ -3,13 +3,15 @@ values of the plain formula it replaced, to the bit (the readings of 800 develop
 were compared too: `speed_ab.py`)."""
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from services.vision.wheel import harmonics, locate, strips
 from services.vision.wheel.layout import get_layout
 from services.vision.wheel.reader import _may_rest_on_bowl
-from services.vision.wheel.rotor import RING_R, RotorReading, _z
+from services.vision.wheel.rotor import RING_R, RotorReading, _with, _z
 
 
 def test_radians32_is_deg2rad_in_float32():
@@ -114,3 +116,14 @@ def test_z_score_is_numpys_mean_and_std():
         want = (x - x.mean()) / max(float(x.std()), 1e-6)
         got = _z(x)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_rotor_reading_copy_is_dataclasses_replace():
+    # every field away from its default: a field `_with` forgot would differ here
+    rotor = RotorReading(get_layout("european"), 10.0, 0.5, 0.3, np.arange(5.0), 30, 0.2,
+                         (3, 4), 1)
+    for changes in ({}, {"score": 0.7, "sectors_off": 2}, {"margin": -0.1}):
+        got, want = _with(rotor, **changes), dataclasses.replace(rotor, **changes)
+        assert all(getattr(got, f.name) is getattr(want, f.name)
+                   or getattr(got, f.name) == getattr(want, f.name)
+                   for f in dataclasses.fields(RotorReading))
