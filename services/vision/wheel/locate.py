@@ -245,7 +245,7 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     idx = np.arange(k, n - k)
     # busy inside, calm out: (c[idx] - c[idx - k]) - (c[idx + k] - c[idx]), on slices
     step = 2 * c[:, k:n - k] - c[:, :n - 2 * k] - c[:, 2 * k:n]
-    best = step.max(1, keepdims=True)
+    best = np.maximum.reduce(step, 1, keepdims=True)  # = step.max(1, keepdims=True)
     peak = np.zeros(step.shape, bool)
     peak[:, 1:-1] = (step[:, 1:-1] >= step[:, :-2]) & (step[:, 1:-1] >= step[:, 2:])
     cand = peak & (step >= 0.6 * best) & (best > 0)

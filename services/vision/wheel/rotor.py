@@ -238,8 +238,9 @@ def boundary_angles(red: np.ndarray, centres: np.ndarray, layout: WheelLayout,
     centre = centres * BINS / 360 - 0.5  # in bin-centre units
     bins = np.floor(centre).astype(int)[:, None] + np.arange(-half, half + 2)[None, :]
     v = red[bins % BINS]
-    span = v.max(1) - v.min(1)
-    s = (v - ((v.max(1) + v.min(1)) / 2)[:, None]) * rising[:, None]
+    top, bottom = np.maximum.reduce(v, 1), np.minimum.reduce(v, 1)  # = v.max(1), v.min(1)
+    span = top - bottom
+    s = (v - ((top + bottom) / 2)[:, None]) * rising[:, None]
     cross = (s[:, :-1] < 0) & (s[:, 1:] >= 0)
     dist = np.where(cross, np.abs(bins[:, :-1] + 0.5 - centre[:, None]), np.inf)
     j = np.argmin(dist, 1)
