@@ -288,7 +288,8 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     # the template moved by base + shift, for each shift: rows i0 - shift, a slice (a view)
     i0 = (-base) % BINS + BINS
     rows = slice(i0 - int(SHIFTS[-1]), i0 - int(SHIFTS[0]) + 1)
-    prod = red[None, :] * w_red[rows][::-1] + GREEN_WEIGHT * green[None, :] * w_green[rows][::-1]
+    prod = red[None, :] * w_red[rows][::-1]
+    prod += GREEN_WEIGHT * green[None, :] * w_green[rows][::-1]  # the same sum, in place
     scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
     j = np.minimum(np.maximum(np.argmax(scores, 0), 1), len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
