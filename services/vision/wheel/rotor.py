@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -347,9 +348,9 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     return other if other.margin > reading.margin else reading
 
 
-def _with(r: RotorReading, **changes) -> RotorReading:
+def _with(r: RotorReading, **changes: Any) -> RotorReading:
     """`dataclasses.replace` for a RotorReading, without its generic field walk (40 us)."""
-    fields = {"layout": r.layout, "zero_angle": r.zero_angle, "score": r.score,
+    fields: dict[str, Any] = {"layout": r.layout, "zero_angle": r.zero_angle, "score": r.score,
               "margin": r.margin, "warp": r.warp, "boundaries": r.boundaries,
               "residual": r.residual, "unseen": r.unseen, "sectors_off": r.sectors_off}
     fields.update(changes)

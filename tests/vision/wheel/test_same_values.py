@@ -4,6 +4,7 @@ were compared too: `speed_ab.py`)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import cv2
 import numpy as np
@@ -122,7 +123,8 @@ def test_rotor_reading_copy_is_dataclasses_replace():
     # every field away from its default: a field `_with` forgot would differ here
     rotor = RotorReading(get_layout("european"), 10.0, 0.5, 0.3, np.arange(5.0), 30, 0.2,
                          (3, 4), 1)
-    for changes in ({}, {"score": 0.7, "sectors_off": 2}, {"margin": -0.1}):
+    cases: list[dict[str, Any]] = [{}, {"score": 0.7, "sectors_off": 2}, {"margin": -0.1}]
+    for changes in cases:
         got, want = _with(rotor, **changes), dataclasses.replace(rotor, **changes)
         assert all(getattr(got, f.name) is getattr(want, f.name)
                    or getattr(got, f.name) == getattr(want, f.name)
