@@ -129,3 +129,11 @@ def test_rotor_reading_copy_is_dataclasses_replace():
         assert all(getattr(got, f.name) is getattr(want, f.name)
                    or getattr(got, f.name) == getattr(want, f.name)
                    for f in dataclasses.fields(RotorReading))
+
+
+def test_row_radius_is_numpys_interp():
+    rng = np.random.default_rng(7)
+    rows = strips.POCKET_ROWS
+    index = np.arange(len(rows))
+    for cy in [*rng.uniform(-2, len(rows) + 1, 5000), *range(-1, len(rows) + 1)]:
+        assert strips._row_radius(rows, float(cy)) == float(np.interp(cy, index, rows))
