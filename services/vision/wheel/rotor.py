@@ -208,13 +208,22 @@ def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[floa
     f_red, f_green, n_red, n_green = _template_spectra(layout)
     score = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
     score /= 1 + GREEN_WEIGHT
-    j = int(np.argmax(score))
-    away = np.abs(((np.arange(BINS) - j + BINS // 2) % BINS) - BINS // 2)
-    second = float(score[away >= BINS / layout.n].max())
+    j = int(score.argmax())
+    # bins a pocket or more from j: those from bin 0, turned by j
+    second = float(np.maximum.reduce(score[np.roll(_far_from_zero(layout.n), j)]))
     y0, y1, y2 = score[j - 1], score[j], score[(j + 1) % BINS]
     den = y0 - 2 * y1 + y2
     frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
     return ((j + 0.5 + frac) * 360.0 / BINS) % 360.0, float(y1), float(y1) - second
+
+
+@lru_cache(maxsize=4)
+def _far_from_zero(n: int) -> np.ndarray:
+    """Bins a pocket or more (BINS / n) around the circle from bin 0 (read only)."""
+    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
+    far = away >= BINS / n
+    far.flags.writeable = False
+    return far
 
 
 @lru_cache(maxsize=4)
@@ -400,9 +409,8 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     score /= 1 + GREEN_WEIGHT
     # the template's zero sits at bin centre 0.5 on the straightened ring: bins 0 and -1
     here = float(max(score[0], score[-1]))
-    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
-    other = float(score[away >= BINS / reading.layout.n].max())
-    j = int(np.argmax(score))
+    other = float(np.maximum.reduce(score[_far_from_zero(reading.layout.n)]))
+    j = int(score.argmax())
     best = ((j + BINS // 2) % BINS - BINS // 2) * (360.0 / BINS) / reading.layout.pitch
     return _with(reading, score=here, margin=here - other), best
 

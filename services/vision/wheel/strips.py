@@ -50,7 +50,12 @@ class Strip:
     def noise(self) -> float:
         """The residual's noise level (1.48 median absolute value, at least 2 grey levels),
         taken once: the spot finders and the arm check all need it."""
-        return max(median(np.abs(self.residual)) * 1.48, 2.0)
+        return max(median(self.abs_residual) * 1.48, 2.0)
+
+    @cached_property
+    def abs_residual(self) -> np.ndarray:
+        """|residual|, taken once (the noise level and the near-peak noise use it). Read only."""
+        return np.abs(self.residual)
 
     @cached_property
     def smoothed(self) -> tuple[np.ndarray, np.ndarray]:
@@ -222,7 +227,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
-    noise = _Noise(strip.residual, strip.noise, per_unit, local_noise)
+    noise = _Noise(strip.abs_residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
     # a peak over k times the strip's noise stands over k times any lower noise near it:
     # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
@@ -244,12 +249,12 @@ class _Noise:
     The medians near a column are taken only when asked for: a frame needs a few of them
     (the peaks under 4 times the strip's noise, and the kept ones), not all 37."""
 
-    def __init__(self, residual: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
+    def __init__(self, a: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
+        """`a`: the strip's absolute residual."""
         self.whole = whole
         self.local = local
         if not local:
             return
-        a = np.abs(residual)
         self.cols = a.shape[1]
         self.step = max(int(round(per_unit)), 1)
         self.half = 3 * self.step
