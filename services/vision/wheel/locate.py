@@ -132,9 +132,10 @@ _DEG = np.pi / 180.0
 def radians32(theta_deg) -> np.ndarray:
     """`np.deg2rad(theta_deg).astype(np.float32)`, the same values: for float64 input
     deg2rad is the product by pi/180, here cast to float32 as it is written (one pass
-    instead of a float64 temporary and a copy: 25 against 110 us on a strip's grid)."""
+    instead of a float64 temporary and a copy: 25 against 110 us on a strip's grid; on
+    under a thousand angles the two plain calls are the quicker)."""
     x = np.asarray(theta_deg)
-    if x.dtype != np.float64 or x.ndim == 0:
+    if x.dtype != np.float64 or x.size < 1024:
         return np.asarray(np.deg2rad(x), dtype=np.float32)
     out = np.empty(x.shape, np.float32)
     np.multiply(x, _DEG, out=out, casting="same_kind")
