@@ -262,8 +262,8 @@ def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int
     # busy too: take the strongest edge then. Near the rotor, the outermost strong one
     # (the number ring's inner side can be nearly as strong as its outer edge).
     i = idx[len(idx) - 1 - cand[:, ::-1].argmax(1)] if outermost else idx[step.argmax(1)]
-    inl = _robust_harmonics(rs[i] * guess.radius) & cand.any(1)
-    if inl.sum() < 20:
+    inl = _robust_harmonics(rs[i] * guess.radius) & np.logical_or.reduce(cand, 1)  # .any(1)
+    if np.count_nonzero(inl) < 20:
         return None
     pts = np.empty((N_DIRS, 2), np.float32)  # = np.stack(..., 1), without its wrapper
     pts[:, 0], pts[:, 1] = mx[_ROWS, i], my[_ROWS, i]

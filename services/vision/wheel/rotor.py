@@ -218,6 +218,14 @@ def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[floa
 
 
 @lru_cache(maxsize=4)
+def _bin_positions(pitch: float) -> np.ndarray:
+    """The bins' centres in pockets from the zero (np.rad2deg(_THETA) / pitch; read only)."""
+    out = np.rad2deg(_THETA) / pitch
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=4)
 def _far_from_zero(n: int) -> np.ndarray:
     """Bins a pocket or more (BINS / n) around the circle from bin 0 (read only)."""
     away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
@@ -270,8 +278,9 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     """Robust least squares of the 5-term bend to the boundaries (see module doc)."""
     if len(found) < MIN_BOUNDARIES:
         return None
-    ks = np.array(sorted(found))
-    obs = np.array([found[k] for k in ks])
+    order = sorted(found)
+    ks = np.array(order)
+    obs = np.array([found[k] for k in order])
     dev = np.deg2rad(((obs - zero - (ks + 0.5) * layout.pitch + 180) % 360) - 180)
     # Tukey scales in radians: drop boundaries hidden or confused by a hand, glare or the ball
     fit = robust_fit(np.deg2rad(obs), dev, (0.08, 0.04, 0.02, 0.02), MIN_BOUNDARIES)
@@ -300,7 +309,7 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     rows = slice(i0 - int(SHIFTS[-1]), i0 - int(SHIFTS[0]) + 1)
     prod = red[None, :] * w_red[rows][::-1]
     prod += GREEN_WEIGHT * green[None, :] * w_green[rows][::-1]  # the same sum, in place
-    scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
+    scores = np.add.reduce(prod.reshape(len(SHIFTS), SECTORS, -1), 2)  # .sum(2)
     j = np.minimum(np.maximum(np.argmax(scores, 0), 1), len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
     y0, y1, y2 = scores[j - 1, cols], scores[j, cols], scores[j + 1, cols]
@@ -398,7 +407,7 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     Also returns where that ring's best offset is, in pockets from the reading's zero.
     """
     f_red, f_green, n_red, n_green = _template_spectra(reading.layout)
-    where = reading.angle_of(np.rad2deg(_THETA) / reading.layout.pitch, RING_R)
+    where = reading.angle_of(_bin_positions(reading.layout.pitch), RING_R)
     pos = where * (BINS / 360.0) - 0.5
     i0 = np.floor(pos).astype(int)
     t = pos - i0
@@ -443,4 +452,4 @@ def _sectors_off(rotor: RotorReading, centres: np.ndarray, shift: np.ndarray) ->
     seen = np.rad2deg(centres + shift)
     model = rotor.bend(seen, RING_R)
     diff = np.abs(((np.rad2deg(shift) - model + 180) % 360) - 180)
-    return int((diff > rotor.layout.pitch / 4).sum())
+    return int(np.count_nonzero(diff > rotor.layout.pitch / 4))

@@ -200,6 +200,7 @@ class Spot:
 
 
 BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
+_PEAK_KERNEL = np.ones((5, 5), np.uint8)  # a peak is the largest within +-2 cells
 SPOT_PAD = 24  # columns a strip is wrapped by before its peaks are looked for
 
 
@@ -222,7 +223,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     padded, sm = strip.smoothed
     if local:
         sm = sm - _background(padded)
-    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 12)
+    peaks = (sm >= cv2.dilate(sm, _PEAK_KERNEL)) & (sm > 12)
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
