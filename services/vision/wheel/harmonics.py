@@ -6,6 +6,7 @@ Tukey's biweight over a shrinking sequence of scales."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -42,6 +43,10 @@ class Basis:
         self.c, self.s = np.cos(t), np.sin(t)
         self.a = _design(self.c, self.s)
         self.at = np.ascontiguousarray(self.a.T)
+        # float64 copies: the weighted steps of `robust_fit` work in float64 (the weights
+        # are), and numpy would otherwise cast these on every product
+        self.a64 = self.a.astype(np.float64)
+        self.at64 = np.ascontiguousarray(self.a64.T)
 
     def evaluate(self, coef: np.ndarray) -> np.ndarray:
         return _evaluate(coef, self.c, self.s)
@@ -60,21 +65,50 @@ def _solve(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.nd
     return coef[:, 0]
 
 
+def _solve64(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """`_solve` when every operand is float64 already: the same products, without the
+    casts (no-ops here, but each a call)."""
+    aw = at * w
+    lhs = aw @ a
+    lhs += _RIDGE
+    _, coef = cv2.solve(lhs, (aw @ y)[:, None], flags=cv2.DECOMP_LU)
+    return coef[:, 0]
+
+
+@lru_cache(maxsize=32)
+def _ones(n: int, dtype: np.dtype) -> np.ndarray:
+    """Unit weights (read only; np.ones_like's Python wrapper cost 8 us a fit)."""
+    w = np.ones(n, dtype)
+    w.flags.writeable = False
+    return w
+
+
 def robust_fit(t: np.ndarray | Basis, y: np.ndarray, scales: Sequence[float],
                min_points: int = 8) -> tuple[np.ndarray, np.ndarray] | None:
     """(coefficients, final weights), or None when fewer than `min_points` keep a weight.
     `t`: the angles, or their `Basis`."""
     if isinstance(t, Basis):
-        a, at = t.a, t.at
+        a, at, a64, at64 = t.a, t.at, t.a64, t.at64
     else:
         a = design(t)
         at = np.ascontiguousarray(a.T)
-    w = np.ones_like(y)
-    coef = _solve(at, a, y, w)
+        a64 = a.astype(np.float64)
+        at64 = np.ascontiguousarray(a64.T)
+    ones = _ones(len(y), y.dtype)
+    coef = _solve(at, a, y, ones)  # in y's own precision, as before
+    # the rest in float64, as numpy computed it (the weights are float64): the operands
+    # cast once here, not in every product; the Tukey weight in place
+    y64 = y.astype(np.float64)
+    w = ones.copy()
     for c in scales:
-        u = (y - a @ coef) / c
-        w = np.maximum(1 - u * u, 0.0) ** 2   # Tukey: (1 - u^2)^2 inside |u| < 1, else 0
+        u = y64 - a64 @ coef
+        u /= c
+        u *= u
+        np.subtract(1, u, out=u)
+        np.maximum(u, 0.0, out=u)
+        u *= u                                 # Tukey: (1 - u^2)^2 inside |u| < 1, else 0
+        w = u
         if np.count_nonzero(w) < min_points:
             return None
-        coef = _solve(at, a, y, w)
+        coef = _solve64(at64, a64, y64, w)
     return coef, w

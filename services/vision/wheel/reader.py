@@ -179,6 +179,15 @@ def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) ->
     return _elsewhere(frame, layout, ell, rotor, strip)
 
 
+def _may_rest_on_bowl(s: Spot) -> bool:
+    """On its coarse measures, a spot the bowl's test above can still take: the loosest of
+    `_ball_like`'s bounds (the plain-floor ones) and the bowl's elongation. The others
+    need no finer measures (the test refuses them whatever those say)."""
+    return (min(BALL_AREA[0], PLAIN["area"]) <= s.area <= BALL_AREA[1] and not s.edge
+            and s.elongation <= min(BALL_ELONGATION_MAX, BOWL_ELONGATION_MAX)
+            and s.contrast >= min(BALL_CONTRAST_MIN, PLAIN["contrast"]))
+
+
 def _plain_floors(strip: Strip) -> bool:
     """The wheel may have plain silver pockets (`PLAIN_WHEEL`): across the pocket ring
     (every 4th column, every other row) the floors (30th percentile) over a third as bright
@@ -305,7 +314,8 @@ def _elsewhere(frame, layout, ell, rotor: RotorReading, strip: Strip) -> WheelRe
     if glare_in_ring(strip, layout.n):
         return _no(layout, R.GLARE, ell, **geo)
     on_bowl = [s for s in spots(bowl, BOWL_COLS / 360.0, 360.0, max_spots=12,
-                                r_range=(NOMINAL.lower_in, TRACK_EDGE), local=True)
+                                r_range=(NOMINAL.lower_in, TRACK_EDGE), local=True,
+                                fine=_may_rest_on_bowl)
                if _ball_like(s, BOWL_WHITENESS_MIN) and s.elongation <= BOWL_ELONGATION_MAX]
     if on_bowl:
         b = on_bowl[0]

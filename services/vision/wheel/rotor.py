@@ -16,8 +16,9 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -25,7 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse, cos_sin
+from services.vision.wheel.locate import Ellipse, cos_sin, radians32
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -34,6 +35,7 @@ _THETA_CS = (np.cos(_THETA32), np.sin(_THETA32))
 RING = np.linspace(0.87, 0.97, 6, dtype=np.float32)  # inside the number ring, off its edges
 RING_R = float(RING.mean())
 GREEN_WEIGHT = 2.0
+_RAD2DEG = 180.0 / np.pi
 MIN_BOUNDARIES = 12
 
 
@@ -72,14 +74,33 @@ class RotorReading:
 
     def bend(self, theta_deg, r):
         """The bend (degrees) of direction `theta_deg` seen at radius `r` (see module doc)."""
+        return self._bend(theta_deg, np.maximum(r, 0.2))
+
+    def _bend(self, theta_deg, r_floor):
+        """`bend` with `np.maximum(r, 0.2)` already taken (`angle_of` iterates on one r).
+        The same operations in the same order as the formula
+        c0 + (c1 c + s1 s) RING_R / r + c2 (c^2 - s^2) + s2 (2 s c), in place where the
+        shapes allow: half the temporaries (this runs ~16 times a frame)."""
         # float32 trigonometry (10x faster than float64 on the strips' grids); the bend is a
         # few degrees, so its error stays below 1e-6 degree
-        t = np.asarray(np.deg2rad(theta_deg), dtype=np.float32)
+        t = radians32(theta_deg)
         c, s = np.cos(t).astype(float), np.sin(t).astype(float)
         c0, c1, s1, c2, s2 = self.warp
-        bend = c0 + (c1 * c + s1 * s) * RING_R / np.maximum(r, 0.2) \
-            + c2 * (c * c - s * s) + s2 * (2 * s * c)
-        return np.rad2deg(bend)
+        first = c1 * c
+        first += s1 * s
+        first *= RING_R
+        bend = first / r_floor
+        bend += c0  # c0 + x, added the other way round: the same sum
+        second = c * c
+        second -= s * s
+        second *= c2
+        bend += second
+        third = 2 * s
+        third *= c
+        third *= s2
+        bend += third
+        bend *= _RAD2DEG  # = np.rad2deg, the same product, without its slower loop
+        return bend
 
     def position(self, theta_deg, r):
         """Position around the rotor, in pockets from the zero's centre (0.5 = on the fret
@@ -94,8 +115,9 @@ class RotorReading:
         fixed-point steps suffice (no wrapping needed in between: the bend is periodic)."""
         base = self.zero_angle + np.asarray(k, dtype=float) * self.layout.pitch
         theta = base
+        r_floor = np.maximum(r, 0.2)
         for _ in range(3):
-            theta = base + self.bend(theta, r)
+            theta = base + self._bend(theta, r_floor)
         return theta % 360
 
     def centre_shift(self) -> tuple[float, float]:
@@ -126,7 +148,7 @@ class RotorReading:
         """`angle_of` for every (row radius, position k): a rows x len(k) grid (degrees, not
         wrapped to 0..360). Solved exactly on the first and last rows; in between the bend
         is linear in 1/r (the model's only radius dependence), so rows are interpolated."""
-        ends = self.angle_of(np.stack([k, k]), np.array([[rows[0]], [rows[-1]]]))
+        ends = self.angle_of(np.array([k, k]), np.array([[rows[0]], [rows[-1]]]))
         inv = 1.0 / np.maximum(rows, 0.2)
         t = ((inv - inv[0]) / (inv[-1] - inv[0]))[:, None]
         step = ((ends[1] - ends[0] + 180) % 360) - 180
@@ -148,18 +170,24 @@ def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
 
 def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Per-angle redness and greenness of the number ring, z-scored."""
-    mx, my = ell.sample(_THETA32, RING, _THETA_CS)
+    mx, my = ell.sample_across(RING, _THETA_CS)  # rows: radii, columns: the 720 bins
     p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
     # greenness only where green leads: else "not red" (black) would read as a little green
     # and the alternation would drown the zero
-    green = np.maximum(g - np.maximum(r, b), 0).mean(1)
-    return _z((r - np.maximum(g, b)).mean(1)), _z(green)
+    # means over the 6 radii: numpy's sums over them, divided (as .mean(0), without its wrapper)
+    green = np.add.reduce(np.maximum(g - np.maximum(r, b), 0), 0) / len(RING)
+    return _z(np.add.reduce(r - np.maximum(g, b), 0) / len(RING)), _z(green)
 
 
 def _z(x: np.ndarray) -> np.ndarray:
-    return (x - x.mean()) / max(float(x.std()), 1e-6)
+    """(x - mean) / standard deviation: the values of `(x - x.mean()) / x.std()` (the same
+    sums, in the same order and precision), without numpy's Python-level std (20 us)."""
+    n = x.size
+    centred = x - np.add.reduce(x) / n
+    std = float(np.sqrt(np.add.reduce(centred * centred) / n))
+    return centred / max(std, 1e-6)
 
 
 @lru_cache(maxsize=4)
@@ -180,13 +208,30 @@ def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[floa
     f_red, f_green, n_red, n_green = _template_spectra(layout)
     score = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
     score /= 1 + GREEN_WEIGHT
-    j = int(np.argmax(score))
-    away = np.abs(((np.arange(BINS) - j + BINS // 2) % BINS) - BINS // 2)
-    second = float(score[away >= BINS / layout.n].max())
+    j = int(score.argmax())
+    # bins a pocket or more from j: those from bin 0, turned by j
+    second = float(np.maximum.reduce(score[np.roll(_far_from_zero(layout.n), j)]))
     y0, y1, y2 = score[j - 1], score[j], score[(j + 1) % BINS]
     den = y0 - 2 * y1 + y2
     frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
     return ((j + 0.5 + frac) * 360.0 / BINS) % 360.0, float(y1), float(y1) - second
+
+
+@lru_cache(maxsize=4)
+def _bin_positions(pitch: float) -> np.ndarray:
+    """The bins' centres in pockets from the zero (np.rad2deg(_THETA) / pitch; read only)."""
+    out = np.rad2deg(_THETA) / pitch
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=4)
+def _far_from_zero(n: int) -> np.ndarray:
+    """Bins a pocket or more (BINS / n) around the circle from bin 0 (read only)."""
+    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
+    far = away >= BINS / n
+    far.flags.writeable = False
+    return far
 
 
 @lru_cache(maxsize=4)
@@ -211,8 +256,9 @@ def boundary_angles(red: np.ndarray, centres: np.ndarray, layout: WheelLayout,
     centre = centres * BINS / 360 - 0.5  # in bin-centre units
     bins = np.floor(centre).astype(int)[:, None] + np.arange(-half, half + 2)[None, :]
     v = red[bins % BINS]
-    span = v.max(1) - v.min(1)
-    s = (v - ((v.max(1) + v.min(1)) / 2)[:, None]) * rising[:, None]
+    top, bottom = np.maximum.reduce(v, 1), np.minimum.reduce(v, 1)  # = v.max(1), v.min(1)
+    span = top - bottom
+    s = (v - ((top + bottom) / 2)[:, None]) * rising[:, None]
     cross = (s[:, :-1] < 0) & (s[:, 1:] >= 0)
     dist = np.where(cross, np.abs(bins[:, :-1] + 0.5 - centre[:, None]), np.inf)
     j = np.argmin(dist, 1)
@@ -221,8 +267,9 @@ def boundary_angles(red: np.ndarray, centres: np.ndarray, layout: WheelLayout,
     s0, s1 = s[rows, j], s[rows, j + 1]
     t = s0 / np.where(s0 != s1, s0 - s1, 1.0)
     ang = (bins[rows, j] + t + 0.5) * 360.0 / BINS
-    found = {int(k): float(a) for k, a, good in zip(ks, ang, ok) if good}
-    single = {int(k) for k, n in zip(ks, cross.sum(1)) if n == 1 and int(k) in found}
+    # as Python numbers first: iterating numpy arrays makes a numpy scalar per element
+    found = {k: a for k, a, good in zip(ks.tolist(), ang.tolist(), ok.tolist()) if good}
+    single = {k for k, n in zip(ks.tolist(), cross.sum(1).tolist()) if n == 1 and k in found}
     return found, single
 
 
@@ -231,8 +278,9 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     """Robust least squares of the 5-term bend to the boundaries (see module doc)."""
     if len(found) < MIN_BOUNDARIES:
         return None
-    ks = np.array(sorted(found))
-    obs = np.array([found[k] for k in ks])
+    order = sorted(found)
+    ks = np.array(order)
+    obs = np.array([found[k] for k in order])
     dev = np.deg2rad(((obs - zero - (ks + 0.5) * layout.pitch + 180) % 360) - 180)
     # Tukey scales in radians: drop boundaries hidden or confused by a hand, glare or the ball
     fit = robust_fit(np.deg2rad(obs), dev, (0.08, 0.04, 0.02, 0.02), MIN_BOUNDARIES)
@@ -241,7 +289,7 @@ def fit_warp(found: dict[int, float], zero: float, layout: WheelLayout
     coef, w = fit
     keep = w > 0
     res = (dev - evaluate(coef, np.deg2rad(obs)))[keep]
-    return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(int(k) for k in ks[keep])
+    return coef, float(np.rad2deg(np.sqrt((res ** 2).mean()))), tuple(ks[keep].tolist())
 
 
 SECTORS = 12                     # local phase measured per 30 degrees ...
@@ -259,8 +307,9 @@ def local_shifts(red: np.ndarray, green: np.ndarray, zero: float,
     # the template moved by base + shift, for each shift: rows i0 - shift, a slice (a view)
     i0 = (-base) % BINS + BINS
     rows = slice(i0 - int(SHIFTS[-1]), i0 - int(SHIFTS[0]) + 1)
-    prod = red[None, :] * w_red[rows][::-1] + GREEN_WEIGHT * green[None, :] * w_green[rows][::-1]
-    scores = prod.reshape(len(SHIFTS), SECTORS, -1).sum(2)
+    prod = red[None, :] * w_red[rows][::-1]
+    prod += GREEN_WEIGHT * green[None, :] * w_green[rows][::-1]  # the same sum, in place
+    scores = np.add.reduce(prod.reshape(len(SHIFTS), SECTORS, -1), 2)  # .sum(2)
     j = np.minimum(np.maximum(np.argmax(scores, 0), 1), len(SHIFTS) - 2)
     cols = np.arange(SECTORS)
     y0, y1, y2 = scores[j - 1, cols], scores[j, cols], scores[j + 1, cols]
@@ -317,6 +366,15 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     return other if other.margin > reading.margin else reading
 
 
+def _with(r: RotorReading, **changes: Any) -> RotorReading:
+    """`dataclasses.replace` for a RotorReading, without its generic field walk (40 us)."""
+    fields: dict[str, Any] = {"layout": r.layout, "zero_angle": r.zero_angle, "score": r.score,
+              "margin": r.margin, "warp": r.warp, "boundaries": r.boundaries,
+              "residual": r.residual, "unseen": r.unseen, "sectors_off": r.sectors_off}
+    fields.update(changes)
+    return RotorReading(**fields)
+
+
 RETRY_MARGIN = 0.2  # below it, the zero the straightened ring prefers is tried too
 
 
@@ -349,7 +407,7 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     Also returns where that ring's best offset is, in pockets from the reading's zero.
     """
     f_red, f_green, n_red, n_green = _template_spectra(reading.layout)
-    where = reading.angle_of(np.rad2deg(_THETA) / reading.layout.pitch, RING_R)
+    where = reading.angle_of(_bin_positions(reading.layout.pitch), RING_R)
     pos = where * (BINS / 360.0) - 0.5
     i0 = np.floor(pos).astype(int)
     t = pos - i0
@@ -360,11 +418,10 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     score /= 1 + GREEN_WEIGHT
     # the template's zero sits at bin centre 0.5 on the straightened ring: bins 0 and -1
     here = float(max(score[0], score[-1]))
-    away = np.abs(((np.arange(BINS) + BINS // 2) % BINS) - BINS // 2)
-    other = float(score[away >= BINS / reading.layout.n].max())
-    j = int(np.argmax(score))
+    other = float(np.maximum.reduce(score[_far_from_zero(reading.layout.n)]))
+    j = int(score.argmax())
     best = ((j + BINS // 2) % BINS - BINS // 2) * (360.0 / BINS) / reading.layout.pitch
-    return replace(reading, score=here, margin=here - other), best
+    return _with(reading, score=here, margin=here - other), best
 
 
 def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
@@ -381,9 +438,10 @@ def _bend_from(red: np.ndarray, zero: float, score: float, margin: float,
     if fitted is None:
         return None
     coef, residual, kept = fitted
-    unseen = tuple(k for k in range(layout.n) if k not in kept)
+    seen = set(kept)
+    unseen = tuple(k for k in range(layout.n) if k not in seen)
     reading = RotorReading(layout, zero, score, margin, coef, len(kept), residual, unseen)
-    return replace(reading, sectors_off=_sectors_off(reading, centres, shift))
+    return _with(reading, sectors_off=_sectors_off(reading, centres, shift))
 
 
 def _sectors_off(rotor: RotorReading, centres: np.ndarray, shift: np.ndarray) -> int:
@@ -394,4 +452,4 @@ def _sectors_off(rotor: RotorReading, centres: np.ndarray, shift: np.ndarray) ->
     seen = np.rad2deg(centres + shift)
     model = rotor.bend(seen, RING_R)
     diff = np.abs(((np.rad2deg(shift) - model + 180) % 360) - 180)
-    return int((diff > rotor.layout.pitch / 4).sum())
+    return int(np.count_nonzero(diff > rotor.layout.pitch / 4))

@@ -11,6 +11,7 @@ scaled by its own level (a per-block gain). Cells are ~0.008 rotor radii on both
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -49,7 +50,22 @@ class Strip:
     def noise(self) -> float:
         """The residual's noise level (1.48 median absolute value, at least 2 grey levels),
         taken once: the spot finders and the arm check all need it."""
-        return max(median(np.abs(self.residual)) * 1.48, 2.0)
+        return max(median(self.abs_residual) * 1.48, 2.0)
+
+    @cached_property
+    def abs_residual(self) -> np.ndarray:
+        """|residual|, taken once (the noise level and the near-peak noise use it). Read only."""
+        return np.abs(self.residual)
+
+    @cached_property
+    def smoothed(self) -> tuple[np.ndarray, np.ndarray]:
+        """`bright` wrapped by `SPOT_PAD` columns on both sides, and that blurred a little
+        (sigma 1.2 cells): where `spots` looks for peaks. Taken once: the pocket strip is
+        searched twice on a frame with no ball at rest (for the ball, then for glare).
+        Read only."""
+        res = self.bright
+        padded = np.concatenate([res[:, -SPOT_PAD:], res, res[:, :SPOT_PAD]], 1)
+        return padded, cv2.GaussianBlur(padded, (0, 0), 1.2)
 
 
 def whiteness(bgr: np.ndarray) -> np.ndarray:
@@ -88,14 +104,15 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
     middle = _lower_middle_of_4(norm) if repeats == 4 else _median_over_repeats(norm)
-    return np.tile(middle, (1, repeats)) * gain
+    return np.concatenate([middle] * repeats, 1) * gain  # = np.tile(middle, (1, repeats))
 
 
 def _median_over_repeats(x: np.ndarray) -> np.ndarray:
     """`_median_axis1` of rows x repeats x columns, partitioned along the last axis of a
-    transposed view (numpy's partition along a middle axis cost 40 % more)."""
+    transposed copy (numpy's partition along a middle axis cost 40 % more, along the last
+    axis of the transposed view 30 % more than copy and partition)."""
     m = (x.shape[1] - 1) // 2
-    return np.partition(x.transpose(0, 2, 1), m, axis=2)[:, :, m]
+    return np.partition(np.ascontiguousarray(x.transpose(0, 2, 1)), m, axis=2)[:, :, m]
 
 
 def _lower_middle_of_4(x: np.ndarray) -> np.ndarray:
@@ -183,29 +200,35 @@ class Spot:
 
 
 BALL_CELLS = np.pi * (NOMINAL.ball / CELL) ** 2
+_PEAK_KERNEL = np.ones((5, 5), np.uint8)  # a peak is the largest within +-2 cells
+SPOT_PAD = 24  # columns a strip is wrapped by before its peaks are looked for
 
 
 def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
           r_range: tuple[float, float] = (0.0, 9.0), local: bool = False,
-          local_noise: bool = False, min_contrast: float = 4.0) -> list[Spot]:
+          local_noise: bool = False, min_contrast: float = 4.0,
+          fine: Callable[[Spot], bool] | None = None) -> list[Spot]:
     """Bright leftovers in a strip, strongest first. `per_unit`: columns per position unit
     (per pocket or per degree); `period`: positions wrap at this value (n or 360); peaks
     only at radii within `r_range` and over `min_contrast` times the noise. `local`:
     measured against their surroundings (a broad lamp reflection on the track then no
-    longer outshines the ball in it)."""
-    res = strip.bright
-    cols = res.shape[1]
-    pad = 24
-    padded = np.concatenate([res[:, -pad:], res, res[:, :pad]], 1)
-    sm = cv2.GaussianBlur(padded, (0, 0), 1.2)
+    longer outshines the ball in it). `fine`: which ball-sized spots get the finer
+    measures (centre by mean shift, the frets nearby: `_spot`), judged on the coarse ones
+    (peak, contrast, area, elongation, edge); the others keep the centroid and no
+    reference, as spots too big or too small do. None: all of them. A caller that will
+    refuse a spot on its coarse measures anyway saves their cost (a third of a no-ball
+    frame's bowl strip)."""
+    cols = strip.bright.shape[1]
+    pad = SPOT_PAD
+    padded, sm = strip.smoothed
     if local:
         sm = sm - _background(padded)
-    peaks = (sm >= cv2.dilate(sm, np.ones((5, 5), np.uint8))) & (sm > 12)
+    peaks = (sm >= cv2.dilate(sm, _PEAK_KERNEL)) & (sm > 12)
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
     ys, xs = np.nonzero(peaks)
-    noise = _Noise(strip.residual, strip.noise, per_unit, local_noise)
+    noise = _Noise(strip.abs_residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
     # a peak over k times the strip's noise stands over k times any lower noise near it:
     # the local noise is needed only for the weaker ones (and for the kept peaks' contrast)
@@ -216,7 +239,7 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
         ys, xs = ys[keep], xs[keep]
     kept = _one_per_region(sm, ys, xs, max_spots)
     levels = noise.at(np.array([x - pad for _, x in kept], np.intp))
-    return [_spot(strip, sm, x, y, pad, per_unit, period, float(level))
+    return [_spot(strip, sm, x, y, pad, per_unit, period, float(level), fine)
             for (y, x), level in zip(kept, levels)]
 
 
@@ -227,8 +250,8 @@ class _Noise:
     The medians near a column are taken only when asked for: a frame needs a few of them
     (the peaks under 4 times the strip's noise, and the kept ones), not all 37."""
 
-    def __init__(self, residual: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
-        a = np.abs(residual)
+    def __init__(self, a: np.ndarray, whole: float, per_unit: float, local: bool) -> None:
+        """`a`: the strip's absolute residual."""
         self.whole = whole
         self.local = local
         if not local:
@@ -238,8 +261,9 @@ class _Noise:
         self.half = 3 * self.step
         self.centres = np.arange(0, self.cols, self.step)
         # columns contiguous, wrapped by `half` on both sides: a block is one slice
-        ext = np.concatenate([a[:, -self.half:], a, a[:, :self.half]], 1)
-        self._by_col = np.ascontiguousarray(ext.T)
+        by_col = a.T
+        self._by_col = np.empty((self.cols + 2 * self.half, a.shape[0]), a.dtype)  # C order
+        np.concatenate([by_col[-self.half:], by_col, by_col[:self.half]], out=self._by_col)
         # the medians at the centres, and the first again one turn on (np.interp's nodes)
         self._nodes = np.append(self.centres, self.centres[0] + self.cols)
         self._blocks = np.zeros(len(self.centres) + 1, np.float32)
@@ -247,7 +271,7 @@ class _Noise:
 
     def _block(self, j: int) -> float:
         c = int(self.centres[j])  # columns c - half .. c + half - 1 (wrapped)
-        return median(self._by_col[c:c + 2 * self.half]) * 1.48
+        return _median_float(self._by_col[c:c + 2 * self.half]) * 1.48
 
     def at(self, xs: np.ndarray) -> np.ndarray:
         """Noise at strip columns `xs` (0..cols-1), float32."""
@@ -262,6 +286,17 @@ class _Noise:
         self._blocks[n] = self._blocks[0]
         near = np.interp(xs, self._nodes, self._blocks)
         return np.minimum(np.maximum(near, 2.0), self.whole).astype(np.float32)
+
+
+def _median_float(x: np.ndarray) -> float:
+    """`stats.median` of a float array, the same steps without their wrappers (a frame
+    takes ~20 of these near-peak medians)."""
+    part = x.ravel().copy()
+    h = part.size // 2
+    part.partition(h)
+    if part.size % 2:
+        return float(part[h])
+    return float((np.maximum.reduce(part[:h]) + part[h]) / 2)
 
 
 _FILL = 8 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
@@ -301,41 +336,65 @@ def _background(x: np.ndarray) -> np.ndarray:
 
 
 SPOT_WINDOW = 40  # columns either side of a peak examined for its extent
+_REGION = 8 | cv2.FLOODFILL_MASK_ONLY | (1 << 8)  # 8-connected, the region marked 1
 BALL_SIZED = (0.3, 2.5)  # areas (in ball areas) worth locating precisely
 
 
-def _spot(strip, sm, x, y, pad, per_unit, period, noise) -> Spot:
+def _spot(strip, sm, x, y, pad, per_unit, period, noise, fine=None) -> Spot:
     peak = float(sm[y, x])
     x0 = max(0, x - SPOT_WINDOW)
     win = sm[:, x0:x + SPOT_WINDOW + 1]
     # the region above half the peak that holds it: its size, weighted centroid and spread
-    _, lab, stats, _ = cv2.connectedComponentsWithStats((win >= 0.5 * peak).astype(np.uint8),
-                                                        connectivity=8)
-    label = lab[y, x - x0]
-    m = cv2.moments(np.where(lab == label, win, 0).astype(np.float32))
+    # (8-connected; filled from the peak rather than labelling every region in the window)
+    above = np.greater_equal(win, 0.5 * peak).view(np.uint8)  # 0/1, no copy
+    mask = np.zeros((above.shape[0] + 2, above.shape[1] + 2), np.uint8)
+    count, _, _, (_, top, _, height) = cv2.floodFill(above, mask, (x - x0, y), 1, 0, 0, _REGION)
+    m = cv2.moments(np.where(mask[1:-1, 1:-1].view(bool), win, np.float32(0)))  # float32
     tot = max(m["m00"], 1e-9)
     cx, cy = m["m10"] / tot + x0, m["m01"] / tot
     sxx, syy, sxy = m["mu20"] / tot, m["mu02"] / tot, m["mu11"] / tot
     half_tr, disc = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
     elong = float(np.sqrt(max(half_tr + disc, 1e-6) / max(half_tr - disc, 1e-6)))
-    top, height = stats[label, cv2.CC_STAT_TOP], stats[label, cv2.CC_STAT_HEIGHT]
-    area = float(stats[label, cv2.CC_STAT_AREA]) / BALL_CELLS
+    area = float(count) / BALL_CELLS
     col, top_floor, value = cx - pad, (float("inf"), 0.0), 0.0
-    if BALL_SIZED[0] <= area <= BALL_SIZED[1]:  # the finer measures only for ball-sized spots
+    edge = bool(top == 0 or top + height == sm.shape[0])
+    # the finer measures only for ball-sized spots (and those the caller may still want)
+    if BALL_SIZED[0] <= area <= BALL_SIZED[1] and (fine is None or fine(
+            _coarse(strip, col, cy, per_unit, period, peak, noise, area, elong, edge))):
         col, cy = _centre(strip.values, col, cy)
         top_floor = _reference(strip, col, cy, int(round(per_unit)))
         value = float(strip.values[min(max(int(round(cy)), 0), strip.values.shape[0] - 1),
                                    int(round(col)) % strip.values.shape[1]])
-    row_r = float(np.interp(cy, np.arange(len(strip.rows)), strip.rows))
+    row_r = _row_radius(strip.rows, cy)
     pos = (col / per_unit + strip.positions[0]) % period
-    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong,
-                bool(top == 0 or top + height == sm.shape[0]), top_floor[0] - top_floor[1],
-                top_floor[0], top_floor[1], value)
+    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong, edge,
+                top_floor[0] - top_floor[1], top_floor[0], top_floor[1], value)
+
+
+def _row_radius(rows: np.ndarray, cy: float) -> float:
+    """`np.interp(cy, np.arange(len(rows)), rows)`, as numpy computes it (its slope over
+    a unit step, clamped at the ends), without its wrapper: a frame asks ~10 times."""
+    last = len(rows) - 1
+    if cy <= 0:
+        return float(rows[0])
+    if cy >= last:
+        return float(rows[last])
+    j = int(cy)
+    low = float(rows[j])
+    return low if cy == j else (float(rows[j + 1]) - low) * (cy - j) + low
+
+
+def _coarse(strip, col, cy, per_unit, period, peak, noise, area, elong, edge) -> Spot:
+    """The spot as measured before its finer measures (what `spots(fine=...)` judges)."""
+    row_r = _row_radius(strip.rows, cy)
+    pos = (col / per_unit + strip.positions[0]) % period
+    return Spot(col, cy, pos, row_r, peak, peak / noise, area, elong, edge, float("inf"))
 
 
 _BALL_CELLS_R = NOMINAL.ball / CELL
 _WIN = int(np.ceil(2.5 * _BALL_CELLS_R))
 _WY, _WX = np.mgrid[-_WIN:_WIN + 1, -_WIN:_WIN + 1].astype(np.float64)
+_WX_ROW, _WY_COL = _WX[:1], _WY[:, :1]
 _KERNEL_R = 0.8 * _BALL_CELLS_R + 0.5  # mean-shift window, narrower than the ball
 
 
@@ -355,13 +414,18 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     cx, cy = col - c0, row - r0
     for _ in range(4):
         # the squared offsets along a row and a column, added as a grid: the same values
-        # as on the two grids, for two small vectors' work
-        d2 = (_WX[:1] - cx) ** 2 + (_WY[:, :1] - cy) ** 2
-        w = w0 * np.minimum(np.maximum(_KERNEL_R - np.sqrt(d2), 0), 1)
-        tot = float(w.sum())
+        # as on the two grids, for two small vectors' work; the kernel then in place
+        d2 = (_WX_ROW - cx) ** 2 + (_WY_COL - cy) ** 2
+        np.sqrt(d2, out=d2)
+        np.subtract(_KERNEL_R, d2, out=d2)
+        np.maximum(d2, 0, out=d2)
+        np.minimum(d2, 1, out=d2)
+        w = w0 * d2
+        tot = float(np.add.reduce(w, None))  # = w.sum(), without its wrapper
         if tot <= 0:
             break
-        cx, cy = float((w * _WX).sum()) / tot, float((w * _WY).sum()) / tot
+        cx = float(np.add.reduce(w * _WX, None)) / tot
+        cy = float(np.add.reduce(w * _WY, None)) / tot
     return c0 + cx, r0 + cy
 
 
@@ -436,7 +500,7 @@ def fret_shifts(strip: Strip, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
     idx = (start.astype(np.intp)[:, None] + _FRET_COLS) % cols
     reach = int(round(_BALL_CELLS_R))
     near = values[max(r0 - reach, 0):min(r0 + reach + 1, rows)]
-    profile = near[:, idx.ravel()].mean(0).reshape(idx.shape)
+    profile = (np.add.reduce(near[:, idx.ravel()], 0) / len(near)).reshape(idx.shape)  # mean
     # each window's first column sits `shift` columns off its fret's centre minus 7.5 (none
     # on a pocket strip, whose columns are centred in sixteenths of a pocket)
     shift = start - (centres - (PER_POCKET - 1) / 2)

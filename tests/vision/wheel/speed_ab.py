@@ -1,0 +1,159 @@
+"""Old reader against this one, in one process: the same readings? how much faster?
+
+    .venv/bin/python -m tests.vision.wheel.speed_ab --base /work/main [--reps 2] [--json]
+
+`--base`: a checkout of the other version (its `services/vision/wheel` is copied to a
+temporary package and imported beside this one). Development frames only (never the
+foreign set's seeds 700001-700002 nor the held-out 900000-900999): the foreign renderer's
+tuning region (seed 740101), the first generator's widened recipe (tilt <= 25 degrees,
+2.5-9 rotor radii, European or American: seed 740201) and its labelled-set recipe (seed
+740301, European and American alternately), rendered once into `--cache`; every 4th frame
+also scaled 1.5x and padded to 1280x720. Each frame is read by both readers alternately
+(which one goes first alternates too), `--reps` times each, CPU time of this thread with
+cv2.setNumThreads(1), the smallest kept. Exit status 1 when any pocket, no-decision flag
+or reason differs. Not collected by pytest (a tool, ~1 minute per 800 frames and rep).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+SETS = (("foreign", 740_101, 260), ("wide", 740_201, 220), ("std", 740_301, 160))
+
+
+def _render(part: str, seed: int, i: int) -> tuple[np.ndarray, str]:
+    from services.scenes import nuisances as nz
+    from services.scenes.foreign import wheel as foreign
+    from services.scenes.foreign.sets import TUNING
+    from services.scenes.wheel.scene import render_wheel_scene
+
+    rng = np.random.default_rng([seed, i])
+    if part == "foreign":
+        image, label = foreign.render(rng, TUNING.wheel)
+        return image, str(label["variant"])
+    if part == "wide":
+        names = [x for x in nz.NUISANCES if rng.random() < 0.5]
+        variant = "american" if rng.random() < 0.5 else "european"
+        image, _ = render_wheel_scene(rng, variant, nuisances=names, pocket_rate=0.6,
+                                      tilt_max=25, dist_min=2.5)
+        return image, variant
+    variant = "american" if i % 2 else "european"
+    image, _ = render_wheel_scene(rng, variant, nuisances=nz.pick(rng, nz.NUISANCES),
+                                  pocket_rate=0.6)
+    return image, variant
+
+
+def frames(cache: Path) -> list[tuple[str, np.ndarray, str]]:
+    """The development frames (rendered into `cache` the first time), then the 1280x720 ones."""
+    cache.mkdir(parents=True, exist_ok=True)
+    out = []
+    for part, seed, n in SETS:
+        manifest = cache / f"{part}.json"
+        if not manifest.exists():
+            rows = []
+            for i in range(n):
+                image, variant = _render(part, seed, i)
+                name = f"{part}_{i:04d}.png"
+                if not cv2.imwrite(str(cache / name), image):
+                    raise OSError(f"cannot write {cache / name}")
+                rows.append({"file": name, "variant": variant})
+            manifest.write_text(json.dumps(rows))
+        for row in json.loads(manifest.read_text()):
+            loaded = cv2.imread(str(cache / row["file"]))
+            if loaded is None:
+                raise OSError(f"cannot read {cache / row['file']}")
+            out.append((row["file"], np.asarray(loaded), row["variant"]))
+    for name, image, variant in list(out[::4]):
+        big = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+        canvas = np.full((720, 1280, 3), (40, 70, 30), np.uint8)
+        canvas[:, 160:1120] = big[:720]
+        out.append(("1280x720_" + name, np.asarray(canvas), variant))
+    return out
+
+
+def base_reader(base: Path, into: Path):
+    """`read_wheel` of the checkout at `base`, imported as the package `wheel_base`."""
+    pkg = into / "wheel_base"
+    shutil.copytree(base / "services" / "vision" / "wheel", pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in pkg.glob("*.py"):
+        path.write_text(re.sub(r"services\.vision\.wheel\b", "wheel_base", path.read_text()))
+    sys.path.insert(0, str(into))
+    return importlib.import_module("wheel_base").read_wheel
+
+
+def compare(items, old, new, reps: int) -> dict:
+    diffs, worst, t_old, t_new, widths = [], 0.0, [], [], []
+    for i, (name, image, variant) in enumerate(items):
+        times: dict[int, list[float]] = {0: [], 1: []}
+        got = {}
+        for r in range(reps):
+            for which in ((0, 1) if (i + r) % 2 == 0 else (1, 0)):
+                t = time.thread_time()
+                got[which] = (old, new)[which](image, variant)
+                times[which].append((time.thread_time() - t) * 1000)
+        a, b = got[0], got[1]
+        t_old.append(min(times[0]))
+        t_new.append(min(times[1]))
+        widths.append(image.shape[1])
+        if (a.pocket, a.no_decision, a.reason) != (b.pocket, b.no_decision, b.reason):
+            diffs.append({"frame": name, "base": [a.pocket, a.reason], "new": [b.pocket, b.reason]})
+        for k in set(a.scores) | set(b.scores):
+            x, y = a.scores.get(k, np.inf), b.scores.get(k, np.inf)
+            if x != y:
+                worst = max(worst, abs(x - y) if np.isfinite(x - y) else np.inf)
+    report: dict = {"frames": len(items), "readings_differing": diffs,
+                    "max_score_difference": worst, "sizes": {}}
+    w, o, n = np.array(widths), np.array(t_old), np.array(t_new)
+    for width in sorted(set(widths)):
+        m = w == width
+        report["sizes"][str(width)] = {
+            "frames": int(m.sum()), "base_mean_ms": float(o[m].mean()),
+            "new_mean_ms": float(n[m].mean()), "base_median_ms": float(np.median(o[m])),
+            "new_median_ms": float(np.median(n[m])), "ratio": float(n[m].mean() / o[m].mean())}
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", type=Path, required=True, help="checkout of the other version")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "wheel_ab",
+                    help="where the development frames are rendered once")
+    ap.add_argument("--reps", type=int, default=1, help="readings per frame and reader")
+    ap.add_argument("--json", action="store_true", help="the report as JSON")
+    args = ap.parse_args(argv)
+    if args.reps < 1:
+        ap.error("--reps: must be >= 1")
+    cv2.setNumThreads(1)
+    from services.vision.wheel import read_wheel
+
+    with tempfile.TemporaryDirectory() as tmp:
+        report = compare(frames(args.cache), base_reader(args.base, Path(tmp)), read_wheel,
+                         args.reps)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(f"{report['frames']} frames; readings differing: "
+              f"{len(report['readings_differing'])}; largest score difference "
+              f"{report['max_score_difference']:.3g}")
+        for d in report["readings_differing"]:
+            print(f"  {d['frame']}: base {d['base']} -> new {d['new']}")
+        for width, s in report["sizes"].items():
+            print(f"width {width}: {s['frames']} frames, base mean {s['base_mean_ms']:.2f} ms "
+                  f"({1000 / s['base_mean_ms']:.0f} frames/s), new {s['new_mean_ms']:.2f} ms "
+                  f"({1000 / s['new_mean_ms']:.0f} frames/s), ratio {s['ratio']:.3f}")
+    return 1 if report["readings_differing"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

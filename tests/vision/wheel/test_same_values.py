@@ -1,0 +1,139 @@
+"""The speed work (branch wheel-fast) rewrote a few steps to do less; each must give the
+values of the plain formula it replaced, to the bit (the readings of 800 development frames
+were compared too: `speed_ab.py`)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import cv2
+import numpy as np
+
+from services.vision.wheel import harmonics, locate, strips
+from services.vision.wheel.layout import get_layout
+from services.vision.wheel.reader import _may_rest_on_bowl
+from services.vision.wheel.rotor import RING_R, RotorReading, _with, _z
+
+
+def test_radians32_is_deg2rad_in_float32():
+    rng = np.random.default_rng(1)
+    for theta in (rng.uniform(-400, 800, (34, 592)), rng.uniform(0, 360, 9).astype(np.float32),
+                  np.float64(12.5), 3.0, [1.0, 359.5]):
+        got = locate.radians32(theta)
+        want = np.asarray(np.deg2rad(theta), dtype=np.float32)
+        assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def _plain_bend(warp: np.ndarray, theta_deg, r):
+    t = np.asarray(np.deg2rad(theta_deg), dtype=np.float32)
+    c, s = np.cos(t).astype(float), np.sin(t).astype(float)
+    c0, c1, s1, c2, s2 = warp
+    bend = c0 + (c1 * c + s1 * s) * RING_R / np.maximum(r, 0.2) \
+        + c2 * (c * c - s * s) + s2 * (2 * s * c)
+    return np.rad2deg(bend)
+
+
+def test_bend_in_place_is_the_formula():
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        warp = rng.normal(0, 0.03, 5)
+        rotor = RotorReading(get_layout("american"), 47.0, 0.5, 0.3, warp, 30, 0.2)
+        theta = rng.uniform(0, 360, (2, 608))
+        r = np.array([[0.62], [0.88]])
+        assert np.array_equal(rotor.bend(theta, r), _plain_bend(warp, theta, r))
+        assert rotor.bend(12.0, 0.1) == _plain_bend(warp, 12.0, 0.1)
+
+
+def _plain_robust_fit(t, y, scales, min_points):
+    a = harmonics.design(t)
+    at = np.ascontiguousarray(a.T)
+    w = np.ones_like(y)
+    coef = harmonics._solve(at, a, y, w)
+    for c in scales:
+        u = (y - a @ coef) / c
+        w = np.maximum(1 - u * u, 0.0) ** 2
+        if np.count_nonzero(w) < min_points:
+            return None
+        coef = harmonics._solve(at, a, y, w)
+    return coef, w
+
+
+def test_robust_fit_is_the_plain_tukey_loop():
+    rng = np.random.default_rng(3)
+    for trial in range(40):
+        n = int(rng.integers(12, 150))
+        dtype = (np.float32, np.float64)[trial % 2]
+        t = np.sort(rng.uniform(0, 2 * np.pi, n)).astype(dtype)
+        y = (rng.normal(0, 1, n) + 5 * np.cos(t) + (rng.random(n) < 0.2) * 20).astype(dtype)
+        want = _plain_robust_fit(t, y, (3.0, 1.5, 0.8), 8)
+        for given in (t, harmonics.Basis(t)):
+            got = harmonics.robust_fit(given, y, (3.0, 1.5, 0.8), 8)
+            assert (got is None) == (want is None)
+            if got is not None and want is not None:
+                assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_alternation_wraps_around_the_circle_as_the_concatenation_did():
+    rng = np.random.default_rng(4)
+    polar = rng.integers(0, 256, (120, 60, 3), dtype=np.uint8)
+    wrapped = np.concatenate([polar[-1:], polar, polar[:1]])
+    d = cv2.absdiff(wrapped[2:], wrapped[:-2]).astype(np.float32)
+    want = cv2.boxFilter(d.sum(2, dtype=np.float32), -1, (1, 9))
+    assert np.array_equal(locate.alternation(polar, 9), want)
+
+
+def _bowl_strip() -> strips.Strip:
+    """A bowl-sized strip: noise, a round ball-sized spot, a long streak, a big blob."""
+    rng = np.random.default_rng(5)
+    rows, cols = len(strips.BOWL_ROWS), strips.BOWL_COLS
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float32)
+    res = rng.normal(0, 2.0, (rows, cols)).astype(np.float32)
+    sigma = 0.035 / strips.CELL / 1.5
+    res += 60 * np.exp(-((x - 200) ** 2 + (y - 20) ** 2) / (2 * sigma ** 2))
+    res += 50 * np.exp(-((x - 500) ** 2 / 40 ** 2 + (y - 30) ** 2 / 3 ** 2) / 2)
+    res += 70 * np.exp(-((x - 700) ** 2 + (y - 25) ** 2) / (2 * 12 ** 2))
+    deg = (np.arange(cols) + 0.5) * 360.0 / cols
+    return strips.Strip(res + 80, res, res, strips.BOWL_ROWS, deg, x, y)
+
+
+def test_finer_measures_skipped_only_where_the_caller_refuses_the_spot():
+    strip = _bowl_strip()
+    args = (strip, strips.BOWL_COLS / 360.0, 360.0)
+    every = strips.spots(*args, max_spots=12, local=True)
+    some = strips.spots(*args, max_spots=12, local=True, fine=_may_rest_on_bowl)
+    assert len(every) == len(some) >= 3
+    wanted = [a for a, b in zip(every, some) if a == b]
+    assert wanted  # the round ball-sized spot keeps every measure, to the bit
+    for a, b in zip(every, some):
+        if a != b:  # no finer measures: refused by the bowl's test whatever they say
+            assert not _may_rest_on_bowl(b) and b.reference == float("inf")
+
+
+def test_z_score_is_numpys_mean_and_std():
+    rng = np.random.default_rng(6)
+    for trial in range(200):
+        dtype = (np.float32, np.float64)[trial % 2]
+        x = rng.normal(rng.normal(0, 50), rng.uniform(0.01, 20), 720).astype(dtype)
+        want = (x - x.mean()) / max(float(x.std()), 1e-6)
+        got = _z(x)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_rotor_reading_copy_is_dataclasses_replace():
+    # every field away from its default: a field `_with` forgot would differ here
+    rotor = RotorReading(get_layout("european"), 10.0, 0.5, 0.3, np.arange(5.0), 30, 0.2,
+                         (3, 4), 1)
+    cases: list[dict[str, Any]] = [{}, {"score": 0.7, "sectors_off": 2}, {"margin": -0.1}]
+    for changes in cases:
+        got, want = _with(rotor, **changes), dataclasses.replace(rotor, **changes)
+        assert all(getattr(got, f.name) is getattr(want, f.name)
+                   or getattr(got, f.name) == getattr(want, f.name)
+                   for f in dataclasses.fields(RotorReading))
+
+
+def test_row_radius_is_numpys_interp():
+    rng = np.random.default_rng(7)
+    rows = strips.POCKET_ROWS
+    index = np.arange(len(rows))
+    for cy in [*rng.uniform(-2, len(rows) + 1, 5000), *range(-1, len(rows) + 1)]:
+        assert strips._row_radius(rows, float(cy)) == float(np.interp(cy, index, rows))
