@@ -94,9 +94,9 @@ def detect_landing_area(image: np.ndarray) -> np.ndarray:
 
 
 def line_mask(image: np.ndarray) -> np.ndarray:
-    """The thin light lines of an image (uint8 0/255): a white top-hat keeps them and drops
-    broad lighting."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    """The thin light lines of an image, BGR or grey (uint8 0/255): a white top-hat keeps
+    them and drops broad lighting."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     tophat = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, np.ones((9, 9), np.uint8))
     _, mask = cv2.threshold(tophat, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
