@@ -40,19 +40,19 @@ class Candidate:
     dark: bool           # the pips' polarity
 
 
-def candidates(image: np.ndarray, half: bool = False) -> list[Candidate]:
+def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> list[Candidate]:
     """Candidates at the frame's resolution or, `half`, at half of it (big dice: their pips
     are wider than the pip finder's top-hat; blurred dice: their pips stand out better);
-    [] when the frame is too small to halve."""
+    [] when the frame is too small to halve. `cores`: pipfinder.find_pips's."""
     if not half:
-        return _distinct(_at(image, 1.0))
+        return _distinct(_at(image, 1.0, cores))
     if min(image.shape[:2]) < 2 * MIN_HALF:
         return []
-    return _distinct(_at(cv2.pyrDown(image), 2.0))
+    return _distinct(_at(cv2.pyrDown(image), 2.0, cores))
 
 
-def _at(image: np.ndarray, scale: float) -> list[Candidate]:
-    pips = find_pips(image)
+def _at(image: np.ndarray, scale: float, cores: bool) -> list[Candidate]:
+    pips = find_pips(image, cores)
     h, w = image.shape[:2]
     # more than 7 pips: a chip's inserts, printed text
     plan = [_subsets(m) for m in group(pips, LINK) if len(m) <= 7]

@@ -84,15 +84,22 @@ def decide(seen: list[Seen]) -> Reading:
 
 
 def look(image: np.ndarray) -> list[Seen]:
-    """Every candidate with the classifier's view of it: at the frame's resolution, and at
-    half of it when that does not show two sure dice, nor a leaning die (decide refuses a
-    frame with a leaning die whatever else is seen; only which leaning die its detail names
-    could differ)."""
-    seen = _look(image, candidates(image))
-    if len(_dice(_sure(seen))) >= 2 or any(s.lean >= LEAN_P for s in seen):
-        return seen
-    # A half-resolution candidate of a place and size already looked at is left out before
-    # the classifier sees it (what it would say of it is not kept).
+    """Every candidate with the classifier's view of it: at the frame's resolution without
+    the pips' cores, then, when that does not show two sure dice nor a leaning die (decide
+    refuses a frame with a leaning die whatever else is seen; only which leaning die its
+    detail names could differ), with the cores and at half resolution too."""
+    first = _look(image, candidates(image, cores=False))
+    if len(_dice(_sure(first))) >= 2 or any(s.lean >= LEAN_P for s in first):
+        return first
+    # The second look: the frame's candidates with the pips' cores (pipfinder: pips run into
+    # a light die's corners; the cores can change a group, so its candidates are taken anew,
+    # each one already looked at not looked at twice), then half resolution. A half-
+    # resolution candidate of a place and size already looked at is left out before the
+    # classifier sees it (what it would say of it is not kept).
+    known = {s.candidate: s for s in first}
+    full = candidates(image)
+    seen = [known[c] for c in full if c in known] + \
+        _look(image, [c for c in full if c not in known])
     more = [c for c in candidates(image, half=True) if not any(
         _near(c, t.candidate) and same_size(c, t.candidate) for t in seen)]
     return seen + _look(image, more)

@@ -45,13 +45,14 @@ class Pip:
     shape: tuple[float, float, float] = (1.0, 0.0, 1.0)  # second moments, determinant 1
 
 
-def find_pips(image: np.ndarray) -> list[Pip]:
+def find_pips(image: np.ndarray, cores: bool = True) -> list[Pip]:
+    """The frame's pips; `cores`: the cores of bright spots that are no pip too (below)."""
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     pips: list[Pip] = []
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
         hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
         found = _spots(hat, MIN_HAT, dark)
-        pips += found + _apart(_spots(hat, CORE_HAT, dark), found)
+        pips += found + (_apart(_spots(hat, CORE_HAT, dark), found) if cores else [])
     return pips
 
 

@@ -130,7 +130,8 @@ def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(m
     die = C.Candidate(100.0, 100.0, 50.0, 3, 3, False)
     halves: list[list[C.Candidate]] = []
 
-    def candidates(image: np.ndarray, half: bool = False) -> list[C.Candidate]:
+    def candidates(image: np.ndarray, half: bool = False,
+                   cores: bool = True) -> list[C.Candidate]:
         if not half:
             return [die]
         halves.append([])
@@ -159,3 +160,32 @@ def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(m
                         lambda i, c: look(i, c, np.nextafter(learned.LEAN_P, 0)))
     learned.look(image)
     assert len(halves) == 2
+
+
+def test_the_pips_cores_are_looked_at_only_when_the_first_look_leaves_the_reading_open(
+        monkeypatch):
+    """The second look takes the frame's candidates with the pips' cores anew; one already
+    looked at is not looked at again, and the new ones are."""
+    die, other = C.Candidate(100.0, 100.0, 50.0, 3, 3, False), \
+        C.Candidate(300.0, 100.0, 50.0, 5, 5, False)
+    asked: list[bool] = []
+
+    def candidates(image: np.ndarray, half: bool = False,
+                   cores: bool = True) -> list[C.Candidate]:
+        if half:
+            return []
+        asked.append(cores)
+        return [die, other] if cores else [die]
+
+    looked: list[list[C.Candidate]] = []
+
+    def look(image: np.ndarray, cands: list[C.Candidate]) -> list[learned.Seen]:
+        looked.append(cands)
+        return [learned.Seen(c, c.fit or 0, 0.99, 0.0) for c in cands]
+
+    monkeypatch.setattr(learned, "candidates", candidates)
+    monkeypatch.setattr(learned, "_look", look)
+    seen = learned.look(np.zeros((480, 640, 3), np.uint8))
+    assert asked == [False, True]
+    assert looked[:2] == [[die], [other]]
+    assert learned.decide(seen).values == (3, 5)
