@@ -26,7 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse, cos_sin, radians32
+from services.vision.wheel.locate import Ellipse, cos_sin, radians32, remap
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -171,7 +171,7 @@ def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
 def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Per-angle redness and greenness of the number ring, z-scored."""
     mx, my = ell.sample_across(RING, _THETA_CS)  # rows: radii, columns: the 720 bins
-    p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    p = remap(img, mx, my)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
     # greenness only where green leads: else "not red" (black) would read as a little green

@@ -21,7 +21,7 @@ import numpy as np
 from services.vision.stats import median
 from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.harmonics import Basis, robust_fit
-from services.vision.wheel.locate import Ellipse, cos_sin
+from services.vision.wheel.locate import Ellipse, cos_sin, remap
 from services.vision.wheel.rotor import RotorReading
 
 CELL = 0.008                                   # rotor radii per row (and ~per column)
@@ -145,7 +145,7 @@ def _sample(frame: np.ndarray, ell: Ellipse, rotor: RotorReading, k: np.ndarray,
     theta = rotor.angle_grid(k, rows)
     cs = cos_sin(theta)  # once for the radius correction and the sampling grid
     mx, my = ell.points(theta, rotor.radius_grid(theta, rows, cs), cs)
-    bgr = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    bgr = remap(frame, mx, my)
     return whiteness(bgr).astype(np.float32), mx, my
 
 
