@@ -123,21 +123,24 @@ def _affine(row: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 def remap(img: np.ndarray, mx: np.ndarray, my: np.ndarray) -> np.ndarray:
     """Bilinear samples of `img` at the float32 grids (mx, my), edges replicated, through
     fixed-point maps (cv2.convertMaps to CV_16SC2: positions rounded to 1/32 pixel):
-    20-25 % less time than the float maps with the conversion counted, values within 2
-    grey levels of them (OpenCV 5's float path interpolates in floating point)."""
+    20-25 % less time than the float maps with the conversion counted; values within a
+    grey level or two of them on a camera's smooth frame (OpenCV 5's float path
+    interpolates in floating point)."""
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
     return cv2.remap(img, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def cos_sin(theta_deg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def cos_sin(theta_deg: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
     """Cosine and sine of angles in degrees, in float32 (the sampling grids' precision).
     cv2.polarToCart on float32 degrees for arrays of 64 or more angles (a third of numpy's
-    float32 cos and sin on a strip's grid; within 5e-7 of them), numpy's otherwise."""
+    float32 cos and sin on a strip's grid; within 1e-6 of them), numpy's otherwise."""
     x = np.asarray(theta_deg)
     if x.ndim == 0 or x.size < 64:
         t = radians32(x)
         return np.cos(t), np.sin(t)
-    c, s = cv2.polarToCart(None, np.asarray(x, np.float32), angleInDegrees=True)
+    # magnitude None: unit magnitudes (the stubs do not say so)
+    c, s = cv2.polarToCart(None, np.asarray(x, np.float32),  # type: ignore[call-overload]
+                           angleInDegrees=True)
     return c, s
 
 

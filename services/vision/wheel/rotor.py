@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
