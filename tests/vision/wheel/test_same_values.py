@@ -110,7 +110,12 @@ def test_robust_fit_is_the_plain_tukey_loop():
             got = harmonics.robust_fit(given, y, (3.0, 1.5, 0.8), 8)
             assert (got is None) == (want is None)
             if got is not None and want is not None:
-                assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+                if isinstance(given, harmonics.Basis):  # the normal matrix summed as one
+                    # product (eighth round): the same fit within rounding
+                    assert np.allclose(got[0], want[0], rtol=1e-8, atol=1e-9)
+                    assert np.allclose(got[1], want[1], rtol=1e-8, atol=1e-9)
+                else:
+                    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
 def test_alternation_wraps_around_the_circle_as_the_concatenation_did():
