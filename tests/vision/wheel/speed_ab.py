@@ -13,7 +13,8 @@ recipe (seed 742301 x 270, European and American alternately), rendered once int
 (1,250 frames). Each frame is read by both readers alternately (which one goes first
 alternates too), `--reps` times each, CPU time of this thread with cv2.setNumThreads(1),
 the smallest kept; both readers are scored against the labels (readable frames read right,
-wrong, missed; no-decision frames decided). Exit status 1 when the new reader gives a wrong
+wrong, missed; no-decision frames decided, and given their labelled reason: caches made
+before the reasons were stored count none). Exit status 1 when the new reader gives a wrong
 pocket or decides a no-decision frame where the old one did not (with `--exact`: when any
 pocket, no-decision flag or reason differs). Not collected by pytest (a tool, ~1.5 minutes
 per 1,000 frames and rep).
@@ -36,7 +37,7 @@ import numpy as np
 SETS = (("foreign", 742_101, 400), ("wide", 742_201, 330), ("std", 742_301, 270))
 
 
-def _render(part: str, seed: int, i: int) -> tuple[np.ndarray, str, str | None]:
+def _render(part: str, seed: int, i: int) -> tuple[np.ndarray, str, str | None, str | None]:
     from services.scenes import nuisances as nz
     from services.scenes.foreign import wheel as foreign
     from services.scenes.foreign.sets import TUNING
@@ -45,20 +46,21 @@ def _render(part: str, seed: int, i: int) -> tuple[np.ndarray, str, str | None]:
     rng = np.random.default_rng([seed, i])
     if part == "foreign":
         image, label = foreign.render(rng, TUNING.wheel)
-        return image, str(label["variant"]), label["pocket"]
+        return image, str(label["variant"]), label["pocket"], label["reason"]
     if part == "wide":
         names = [x for x in nz.NUISANCES if rng.random() < 0.5]
         variant = "american" if rng.random() < 0.5 else "european"
         image, lab = render_wheel_scene(rng, variant, nuisances=names, pocket_rate=0.6,
                                         tilt_max=25, dist_min=2.5)
-        return image, variant, lab.pocket
+        return image, variant, lab.pocket, lab.reason
     variant = "american" if i % 2 else "european"
     image, lab = render_wheel_scene(rng, variant, nuisances=nz.pick(rng, nz.NUISANCES),
                                     pocket_rate=0.6)
-    return image, variant, lab.pocket
+    return image, variant, lab.pocket, lab.reason
 
 
-Frame = tuple[str, np.ndarray, str, "str | None"]  # name, image, variant, labelled pocket
+# name, image, variant, labelled pocket, labelled no-decision reason
+Frame = tuple[str, np.ndarray, str, "str | None", "str | None"]
 
 
 def frames(cache: Path) -> list[Frame]:
@@ -70,23 +72,25 @@ def frames(cache: Path) -> list[Frame]:
         if not manifest.exists():
             rows = []
             for i in range(n):
-                image, variant, pocket = _render(part, seed, i)
+                image, variant, pocket, reason = _render(part, seed, i)
                 name = f"{part}_{i:04d}.png"
                 if not cv2.imwrite(str(cache / name), image):
                     raise OSError(f"cannot write {cache / name}")
                 rows.append({"file": name, "variant": variant,
-                             "pocket": None if pocket is None else str(pocket)})
+                             "pocket": None if pocket is None else str(pocket),
+                             "reason": reason})
             manifest.write_text(json.dumps(rows))
         for row in json.loads(manifest.read_text()):
             loaded = cv2.imread(str(cache / row["file"]))
             if loaded is None:
                 raise OSError(f"cannot read {cache / row['file']}")
-            out.append((row["file"], np.asarray(loaded), row["variant"], row["pocket"]))
-    for name, image, variant, pocket in list(out[::4]):
+            out.append((row["file"], np.asarray(loaded), row["variant"], row["pocket"],
+                        row.get("reason")))
+    for name, image, variant, pocket, reason in list(out[::4]):
         big = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
         canvas = np.full((720, 1280, 3), (40, 70, 30), np.uint8)
         canvas[:, 160:1120] = big[:720]
-        out.append(("1280x720_" + name, np.asarray(canvas), variant, pocket))
+        out.append(("1280x720_" + name, np.asarray(canvas), variant, pocket, reason))
     return out
 
 
@@ -125,7 +129,8 @@ def compare(items, old, new, reps: int) -> dict:
     truths: list = []
     kinds: dict[int, list[str]] = {0: [], 1: []}
     worse = []  # a new wrong pocket or a new decision on a no-decision frame: not allowed
-    for i, (name, image, variant, truth) in enumerate(items):
+    reasons_right = {0: 0, 1: 0}  # no-decision frames given their labelled reason
+    for i, (name, image, variant, truth, why) in enumerate(items):
         times: dict[int, list[float]] = {0: [], 1: []}
         got = {}
         for r in range(reps):
@@ -138,6 +143,8 @@ def compare(items, old, new, reps: int) -> dict:
         for which in (0, 1):
             kinds[which].append(_tally({"right": 0, "wrong": 0, "missed": 0, "decided": 0,
                                         "refused": 0}, truth, got[which]))
+        for which in (0, 1):
+            reasons_right[which] += truth is None and got[which].reason == why
         if kinds[1][-1] in ("wrong", "decided") and kinds[0][-1] != kinds[1][-1]:
             worse.append(name)
         t_old.append(min(times[0]))
@@ -152,8 +159,10 @@ def compare(items, old, new, reps: int) -> dict:
                 worst = max(worst, abs(x - y) if np.isfinite(x - y) else np.inf)
     report: dict = {"frames": len(items), "readings_differing": diffs,
                     "max_score_difference": worst, "sizes": {},
-                    "accuracy": {"base": _accuracy(truths, kinds[0]),
-                                 "new": _accuracy(truths, kinds[1])},
+                    "accuracy": {"base": {**_accuracy(truths, kinds[0]),
+                                          "reason_as_labelled": reasons_right[0]},
+                                 "new": {**_accuracy(truths, kinds[1]),
+                                         "reason_as_labelled": reasons_right[1]}},
                     "worse": worse}
     w, o, n = np.array(widths), np.array(t_old), np.array(t_new)
     for width in sorted(set(widths)):
@@ -194,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         for who, acc in report["accuracy"].items():
             print(f"{who}: readable {acc['right']} right, {acc['wrong']} wrong, "
                   f"{acc['missed']} missed of {acc['readable']}; no-decision frames "
-                  f"{acc['decided']} decided of {acc['no_decision_frames']}")
+                  f"{acc['decided']} decided of {acc['no_decision_frames']}, "
+                  f"{acc['reason_as_labelled']} given the labelled reason")
         print(f"worse (new wrong pocket or new decision on a no-decision frame): "
               f"{report['worse'] or 'none'}")
         for width, s in report["sizes"].items():
