@@ -47,6 +47,10 @@ class Basis:
         # are), and numpy would otherwise cast these on every product
         self.a64 = self.a.astype(np.float64)
         self.at64 = np.ascontiguousarray(self.a64.T)
+        # every row's outer product a_i a_i^T, flattened (25 x n): the weighted normal
+        # matrix is then one product with the weights (`_solve_outer`)
+        self.outer_t = np.ascontiguousarray(
+            (self.a64[:, :, None] * self.a64[:, None, :]).reshape(len(t), 25).T)
 
     def evaluate(self, coef: np.ndarray) -> np.ndarray:
         return _evaluate(coef, self.c, self.s)
@@ -72,6 +76,15 @@ def _solve64(at: np.ndarray, a: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.
     lhs = aw @ a
     lhs += _RIDGE
     _, coef = cv2.solve(lhs, (aw @ y)[:, None], flags=cv2.DECOMP_LU)
+    return coef[:, 0]
+
+
+def _solve_outer(basis: Basis, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """`_solve64` on a Basis: sum_i w_i a_i a_i^T as one product (eighth round: 25 % less
+    time a solve; the sums in another order, within 1e-13 of it)."""
+    lhs = (basis.outer_t @ w).reshape(5, 5)
+    lhs += _RIDGE
+    _, coef = cv2.solve(lhs, (basis.at64 @ (w * y))[:, None], flags=cv2.DECOMP_LU)
     return coef[:, 0]
 
 
@@ -110,5 +123,6 @@ def robust_fit(t: np.ndarray | Basis, y: np.ndarray, scales: Sequence[float],
         w = u
         if np.count_nonzero(w) < min_points:
             return None
-        coef = _solve64(at64, a64, y64, w)
+        coef = _solve_outer(t, y64, w) if isinstance(t, Basis) else \
+            _solve64(at64, a64, y64, w)
     return coef, w

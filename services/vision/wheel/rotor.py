@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from services.vision.wheel.harmonics import evaluate, robust_fit
 from services.vision.wheel.layout import BLACK_C, GREEN_C, RED_C, WheelLayout
-from services.vision.wheel.locate import Ellipse, cos_sin, radians32
+from services.vision.wheel.locate import Ellipse, cos_sin, remap
 
 BINS = 720                       # 0.5 degree
 _THETA = (np.arange(BINS) + 0.5) * (2 * np.pi / BINS)
@@ -83,8 +82,8 @@ class RotorReading:
         shapes allow: half the temporaries (this runs ~16 times a frame)."""
         # float32 trigonometry (10x faster than float64 on the strips' grids); the bend is a
         # few degrees, so its error stays below 1e-6 degree
-        t = radians32(theta_deg)
-        c, s = np.cos(t).astype(float), np.sin(t).astype(float)
+        c32, s32 = cos_sin(theta_deg)
+        c, s = c32.astype(float), s32.astype(float)
         c0, c1, s1, c2, s2 = self.warp
         first = c1 * c
         first += s1 * s
@@ -171,7 +170,7 @@ def templates(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray]:
 def ring_signals(img: np.ndarray, ell: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Per-angle redness and greenness of the number ring, z-scored."""
     mx, my = ell.sample_across(RING, _THETA_CS)  # rows: radii, columns: the 720 bins
-    p = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    p = remap(img, mx, my)
     p = p.astype(np.float32)
     b, g, r = p[..., 0], p[..., 1], p[..., 2]
     # greenness only where green leads: else "not red" (black) would read as a little green
