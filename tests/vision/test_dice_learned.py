@@ -35,6 +35,19 @@ def test_a_face_exactly_at_the_belief_needed_counts_and_just_below_it_does_not()
     assert below.no_decision and below.reason == "single_die"
 
 
+def test_a_face_whose_pips_make_no_grid_needs_the_guessed_belief():
+    from services.vision.dice.learned import GUESSED_P
+    guessed = [seen(100, 100, 1, GUESSED_P, fit=None), seen(300, 200, 5, 0.99)]
+    assert decide(guessed).values == (1, 5)
+    guessed[0] = seen(100, 100, 1, np.nextafter(GUESSED_P, 0), fit=None)
+    below = decide(guessed)
+    assert below.no_decision and below.reason == "single_die"
+    # above FACE_P but below GUESSED_P it is no die, yet die-like: beside two sure dice the
+    # frame is unreadable, never read without it
+    third = [*two(), seen(500, 400, 2, np.nextafter(GUESSED_P, 0), fit=None)]
+    assert decide(third).reason == "unreadable"
+
+
 def test_a_leaning_die_anywhere_refuses_the_frame_at_its_threshold():
     frame = [*two(), seen(500, 400, LEANING, LEAN_P, lean=LEAN_P)]
     assert decide(frame).reason == "cocked"

@@ -25,6 +25,9 @@ from services.vision.stats import column_medians
 # more and decided more leaning dice; LEAN_P 0.5 refused flat dice as leaning (57 frames of
 # the tuning set against 21).
 FACE_P = 0.9       # a die's face: the classifier's belief in its value
+# ... when its found pips make no grid (the candidate is their mean, its side a guess): a
+# 1 seen as a 2 off its centre (0.92 and 0.95, tuning set, the model of 2026-11-26 04:08)
+GUESSED_P = 0.97
 LEAN_P = 0.7       # a leaning die anywhere refuses the frame
 UNSURE_P = 0.5     # a die-like candidate no die accounts for: the frame is unreadable
 SAME_DIE = 0.5     # candidates within this many sides are one die
@@ -57,14 +60,15 @@ def decide(seen: list[Seen]) -> Reading:
     if leaning:
         s = max(leaning, key=lambda s: s.lean)
         return no_decision("dice", "cocked", leaning=_where(s), **detail)
-    dice = _dice(_sure(seen))
+    sure = _sure(seen)
+    dice = _dice(sure)
     detail["dice"] = [_where(d[0]) for d in dice]
     if any(len({s.value for s in d}) > 1 for d in dice):
         return no_decision("dice", "unreadable", why="one die read two ways", **detail)
     if GRID_AGREES and not all(_grid_agrees(d[0], seen) for d in dice):
         return no_decision("dice", "unreadable", why="no pip grid makes the value read",
                            **detail)
-    unsure = [s for s in seen if 1 <= s.value <= 6 and UNSURE_P <= s.belief < FACE_P
+    unsure = [s for s in seen if 1 <= s.value <= 6 and s.belief >= UNSURE_P and s not in sure
               and not any(_near(s.candidate, d[0].candidate) for d in dice)]
     if len(dice) != 2:
         reason = {0: "no_dice", 1: "single_die"}.get(len(dice), "too_many_dice")
@@ -106,8 +110,10 @@ def look(image: np.ndarray) -> list[Seen]:
 
 
 def _sure(seen: list[Seen]) -> list[Seen]:
-    """The views of a flat die's face with belief FACE_P at least."""
-    return [s for s in seen if 1 <= s.value <= 6 and s.belief >= FACE_P]
+    """The views of a flat die's face with belief FACE_P at least (GUESSED_P where its pips
+    make no grid)."""
+    return [s for s in seen if 1 <= s.value <= 6 and
+            s.belief >= (FACE_P if s.candidate.fit is not None else GUESSED_P)]
 
 
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
