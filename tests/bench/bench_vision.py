@@ -62,8 +62,9 @@ def _uncalibrated_heldout(items: list) -> list[str]:
     v, nd = report.verdicts, report.no_decision_frames
     return ["", "Held-out dice set again, **without calibration** (read_dice(image): dice "
             "found by their pips and judged by the face classifier, "
-            "services/vision/dice/learned.py; no landing area, so `out_of_area` frames "
-            "cannot be refused):", "", E.markdown(report), "",
+            "services/vision/dice/learned.py; no calibrated landing area: the frame's "
+            "printed outline stands in for it where it is found, "
+            "services/vision/dice/outline.py):", "", E.markdown(report), "",
             f"Wrong among decisions: {v['wrong']} of {v['correct'] + v['wrong']}; decided "
             f"no-decision frames: {v['decided']} of {nd}."]
 
