@@ -2,7 +2,8 @@
 (candidates.py), each crop judged by the face classifier (classifier.py).
 
 Decide only when the frame is plain: exactly two dice, each seen by the classifier as a flat
-face with at least FACE_P of its belief, every candidate on one die agreeing on the value,
+face with at least FACE_P of its belief (GUESSED_P when its pips make no grid), every
+candidate on one die agreeing on the value,
 no candidate anywhere looking like a leaning die (LEAN_P), nothing else looking like an unread
 die (UNSURE_P), the two dice of about one size and apart. Anything else is no decision with
 its reason (seed 000 §3.1.5: the «tirada nula» cases are for people): `cocked`, `no_dice`,
