@@ -54,15 +54,17 @@ def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decisio
 
 # ---------------------------------------------------------------- eval
 
-SETS = click.Choice(["foreign", "heldout", "tuning"])
+SETS = click.Choice(["foreign", "heldout", "tuning", "dev-tuning", "dev-first", "dev-wide",
+                     "dev-leaning"])
 
 
 @click.command(name="eval")
 @click.argument("set_dir", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("--set", "named", type=SETS,
               help="Render and score a named set instead of SET_DIR: foreign (the second "
-                   "renderer's evaluation set), heldout (the first generator's held-out set) "
-                   "or tuning (the second renderer's tuning region).")
+                   "renderer's evaluation set), heldout (the first generator's held-out set), "
+                   "tuning (the second renderer's tuning region) or dev-* (dice only: the "
+                   "face classifier's validation frames).")
 @click.option("--kind", type=click.Choice(["dice", "wheel", "both"]), default="both",
               show_default=True, help="With --set: which reader.")
 @click.option("-n", "n", type=click.IntRange(min=1), help="With --set: frames per kind.")
@@ -84,6 +86,10 @@ def eval_(set_dir: str | None, named: str | None, kind: str, n: int | None, cali
         raise click.UsageError("give SET_DIR or --set, not both")
     if named is not None:
         kinds = ["dice", "wheel"] if kind == "both" else [kind]
+        if named.startswith("dev-"):
+            if kind == "wheel":
+                raise click.UsageError(f"--set {named} has dice frames only")
+            kinds = ["dice"]
         reports = {k: _eval_named(named, k, n, calibrated, jobs, sheet, max_mistakes)
                    for k in kinds}
         _print(reports, as_json)

@@ -46,6 +46,8 @@ FOREIGN_TUNING_SEED = 730_001
 FIRST_SEED = 750_001
 LEANING_SEED = 760_001
 WIDE_SEED = 770_001
+SEEDS = {"tuning": FOREIGN_TUNING_SEED, "first": FIRST_SEED, "leaning": LEANING_SEED,
+         "wide": WIDE_SEED}
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
 
 
