@@ -2,7 +2,7 @@
 per group of pips (pipfinder.find_pips, pipfinder.group), each looked at by the face
 classifier (classifier.py).
 
-A group whose pips make a valid grid (pipfinder.fit_grid) gives its grid's centre and die
+A group whose pips make a valid grid (pipfinder.fit_grids) gives its grid's centre and die
 side, and the value the grid says; any other group (a pip missed or one too many, a glare
 spot beside the pips, pips of a leaning die's side face) gives the pips' mean and a side
 guessed from their radius; a lone pip is a 1's centre. The classifier, trained on these very
@@ -101,8 +101,6 @@ def _fit(pips: list[Pip], members: list[int], dark: bool,
     if found is None:
         return None
     (cx, cy), side, _angle, value = found
-    if value == 1:
-        side = pips[members[0]].r / PIP_RADIUS
     return Candidate(cx, cy, side, value, len(members), dark)
 
 

@@ -8,7 +8,7 @@ camera: round spots of one size on a 3x3 grid, point-symmetric about the face's 
    the hat above CORE_HAT that are not pips found already: a light die's corners stand out of
    a darker cloth in the hat too, and its corner pips run into them; their cores do not.
 2. **Faces** (`group`): pips of one polarity and similar size closer than a few pip radii
-   form a group; `fit_grid` says whether (and which) valid pattern (`faces.PATTERNS`) they
+   form a group; `fit_grids` says whether (and which) valid pattern (`faces.PATTERNS`) they
    make: a face's centre is its pips' mean (every pattern is symmetric), its farthest pip a
    corner, which gives the grid's spacing and turn; every pip must snap to a grid cell.
 
@@ -23,7 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from services.vision.dice.faces import PATTERNS, PIP_OFFSET
+from services.vision.dice.faces import PATTERNS, PIP_OFFSET, PIP_RADIUS
 
 HAT = 21                 # top-hat square (px): wider than any pip
 MIN_HAT = 34.0           # grey levels a pip stands out of what is around it
@@ -148,46 +148,19 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
 Fit = tuple[tuple[float, float], float, float, int]
 
 
-def fit_grid(pips: list[Pip], members: list[int]) -> Fit | None:
-    """(centre, die side, angle, value) of the pip grid these pips make, or None."""
-    if len(members) > 6:
-        return None
-    xy = np.array([(pips[i].x, pips[i].y) for i in members])
-    r = _mean([pips[i].r for i in members])
-    if len(members) == 1:
-        return (float(xy[0, 0]), float(xy[0, 1])), r / 0.31 / PIP_OFFSET, 0.0, 1
-    c = xy.mean(0)
-    rel = xy - c
-    far = int(np.argmax(np.hypot(*rel.T)))
-    step = float(np.hypot(*rel[far])) / np.sqrt(2)
-    if step <= 0 or not PIP_TO_STEP[0] <= r / step <= PIP_TO_STEP[1]:
-        return None
-    angle = float(np.degrees(np.arctan2(rel[far, 1], rel[far, 0]))) - 45.0
-    t = np.radians(angle)
-    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
-    grid = rel @ rot.T / step
-    cells = np.round(grid)
-    if np.abs(grid - cells).max() > SNAP or np.abs(cells).max() > 1:
-        return None
-    pattern = frozenset((int(x), int(y)) for x, y in cells)
-    if len(pattern) != len(members) or pattern not in PATTERNS:
-        return None
-    return (float(c[0]), float(c[1])), step / PIP_OFFSET, angle, PATTERNS[pattern]
-
-
 def fit_grids(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
-    """[fit_grid(pips, s) for s in subsets], the same values, every subset of two to six pips
-    fitted in one batch (a frame has about 35 subsets to fit; one by one, numpy's overhead on
-    arrays of two to six pips was a fifth of the reader's time). The same float operations in
-    the same order: sums pip by pip (as _mean and a mean over 2 to 6 rows add; a missing pip
-    adds 0.0), the turn by the same matrix product (matmul, one product per subset; rows
-    added to pad a subset to six do not change the others' products, a test)."""
+    """(centre, die side, angle, value) of the pip grid each subset of pips makes, or None: a
+    face's centre is its pips' mean (every pattern is symmetric), its farthest pip a corner,
+    which gives the grid's spacing and turn; every pip must snap to a grid cell, and the cells
+    make a valid pattern. A lone pip is a 1, its side the one its radius gives. Every subset of
+    two to six pips is fitted in one batch (a frame has about 35 subsets to fit; one by one,
+    numpy's overhead on arrays of two to six pips was a fifth of the reader's time); the same
+    values as fitting each alone (a test keeps that code as its reference)."""
     out: list[Fit | None] = [None] * len(subsets)
     many = []
     for j, s in enumerate(subsets):
         if len(s) == 1:
-            r = pips[s[0]].r / 1
-            out[j] = (pips[s[0]].x, pips[s[0]].y), r / 0.31 / PIP_OFFSET, 0.0, 1
+            out[j] = (pips[s[0]].x, pips[s[0]].y), pips[s[0]].r / PIP_RADIUS, 0.0, 1
         elif 2 <= len(s) <= 6:
             many.append(j)
     if many:
@@ -197,7 +170,7 @@ def fit_grids(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
 
 
 def _fit_batch(pips: list[Pip], subsets: list[list[int]]) -> list[Fit | None]:
-    """fit_grid of subsets of two to six pips, padded to six (`real` marks the pips)."""
+    """fit_grids of subsets of two to six pips, padded to six (`real` marks the pips)."""
     n = len(subsets)
     k = np.array([len(s) for s in subsets])
     real = np.arange(6) < k[:, None]
@@ -249,11 +222,3 @@ def _pattern_values() -> np.ndarray:
 
 
 _PATTERN_VALUES = _pattern_values()
-
-
-def _mean(values: list[float]) -> float:
-    """float(np.mean(values)), the same value: below 8 values numpy adds them in turn as
-    Python does (pairwise from 8 on), without numpy's overhead on a short list."""
-    if len(values) < 8:
-        return sum(values) / len(values)
-    return float(np.mean(values))

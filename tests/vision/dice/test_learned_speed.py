@@ -14,7 +14,7 @@ from services.vision.dice import candidates as C
 from services.vision.dice import learned
 from services.vision.dice import pipfinder as P
 from services.vision.dice.classifier import classify
-from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
+from services.vision.dice.faces import LAYOUT, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.stats import median
 
 
@@ -36,6 +36,35 @@ def synthetic_pips(rng: np.random.Generator) -> list[P.Pip]:
     return pips
 
 
+def reference_fit_grid(pips: list[P.Pip], members: list[int]) -> P.Fit | None:
+    """pipfinder.fit_grid as it was before the batch (commit 9ae4ed2), one subset at a time;
+    a lone pip's side is the one its radius gives (there it was r / 0.31 / PIP_OFFSET and the
+    candidate finder replaced it by r / PIP_RADIUS)."""
+    if len(members) > 6:
+        return None
+    xy = np.array([(pips[i].x, pips[i].y) for i in members])
+    r = sum(pips[i].r for i in members) / len(members)  # float(np.mean(...)) below 8 values
+    if len(members) == 1:
+        return (float(xy[0, 0]), float(xy[0, 1])), pips[members[0]].r / PIP_RADIUS, 0.0, 1
+    c = xy.mean(0)
+    rel = xy - c
+    far = int(np.argmax(np.hypot(*rel.T)))
+    step = float(np.hypot(*rel[far])) / np.sqrt(2)
+    if step <= 0 or not P.PIP_TO_STEP[0] <= r / step <= P.PIP_TO_STEP[1]:
+        return None
+    angle = float(np.degrees(np.arctan2(rel[far, 1], rel[far, 0]))) - 45.0
+    t = np.radians(angle)
+    rot = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    grid = rel @ rot.T / step
+    cells = np.round(grid)
+    if np.abs(grid - cells).max() > P.SNAP or np.abs(cells).max() > 1:
+        return None
+    pattern = frozenset((int(x), int(y)) for x, y in cells)
+    if len(pattern) != len(members) or pattern not in PATTERNS:
+        return None
+    return (float(c[0]), float(c[1])), step / PIP_OFFSET, angle, PATTERNS[pattern]
+
+
 def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit():
     rng = np.random.default_rng(7)
     fitted = 0
@@ -46,7 +75,7 @@ def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit()
         subsets += [list(rng.choice(len(pips), int(rng.integers(2, 7)), replace=False))
                     for _ in range(50)]
         together = P.fit_grids(pips, subsets)
-        assert together == [P.fit_grid(pips, s) for s in subsets]
+        assert together == [reference_fit_grid(pips, s) for s in subsets]
         fitted += sum(f is not None and f[3] > 1 for f in together)
     assert fitted > 300  # the faces of two pips and more are found
 
@@ -61,7 +90,7 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
     h, w = image.shape[:2]
 
     def fit(members: list[int], dark: bool) -> C.Candidate | None:
-        found = P.fit_grid(pips, members)
+        found = reference_fit_grid(pips, members)
         if found is None:
             return None
         (cx, cy), side, _angle, value = found
