@@ -102,17 +102,23 @@ def line_mask(image: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
 
 
+def sensible_area(area: float, frame_shape: tuple[int, ...]) -> bool:
+    """Could an outline of this area (px) be the landing area: more than a tenth of the
+    frame, and not all of it?"""
+    frame_area = frame_shape[0] * frame_shape[1]
+    return 0.1 * frame_area < area < 0.95 * frame_area
+
+
 def outline_in(mask: np.ndarray) -> np.ndarray:
     """The landing-area outline among the lines of `line_mask` (see detect_landing_area)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    frame_area = mask.shape[0] * mask.shape[1]
     best = None
     # The outline may be broken where a chip or die lies on it: take the line piece with the
     # widest extent, its convex hull, and simplify that to four corners.
     for c in sorted(contours, key=lambda c: cv2.contourArea(cv2.convexHull(c)),
                     reverse=True)[:3]:
         hull = cv2.convexHull(c)
-        if not 0.1 * frame_area < cv2.contourArea(hull) < 0.95 * frame_area:
+        if not sensible_area(cv2.contourArea(hull), mask.shape):
             continue
         for eps in (0.01, 0.02, 0.03, 0.05):
             quad = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.vision.dice.calibration import line_mask, order_corners
+from services.vision.dice.calibration import line_mask, order_corners, sensible_area
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
@@ -144,7 +144,7 @@ def _quad(a: Line, b: Line, c: Line, d: Line, size: tuple[int, int]) -> np.ndarr
     if not np.all(np.isfinite(quad)) or np.any(quad < -2) or np.any(quad > [w + 1, h + 1]):
         return None
     quad = order_corners(quad)
-    return quad if 0.1 * h * w < cv2.contourArea(quad) < 0.95 * h * w else None
+    return quad if sensible_area(cv2.contourArea(quad), (h, w)) else None
 
 
 def _fit(seg: np.ndarray) -> np.ndarray:
