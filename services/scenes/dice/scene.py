@@ -19,11 +19,19 @@ import cv2
 import numpy as np
 
 from services.scenes import nuisances as nz
+from services.scenes.dice.paint import (
+    SS,
+    Canvas,
+    face_texture,
+    paste_quad,
+    shadow,
+    specular,
+    square,
+    unit,
+)
 from services.vision.dice import calibration as cal
-from services.vision.dice.faces import CORNER_RADIUS, LAYOUT, PIP_OFFSET, PIP_RADIUS
 
 W, H = 640, 480
-SS = 2                     # supersampling factor
 # This generator's camera before any geometric nuisance: 2.2 px/mm, a 200 x 140 mm landing
 # area at (100, 105). The readers know nothing of it (a frame's label carries its calibration).
 SYNTH_PX_PER_MM = 2.2
@@ -32,7 +40,6 @@ SYNTH_ORIGIN_PX = (100.0, 105.0)
 PX = SYNTH_PX_PER_MM   # output pixels per table millimetre before geometric nuisances
 DIE_PX = cal.DIE_MM * PX
 RAIL_PX = 30               # the far wall (padded rail) along the top of the frame
-TEX = 96                   # die-face texture size (pixels)
 NO_DECISION_REASONS = ("cocked", "overlap", "out_of_area", "single_die")
 
 # name -> (body BGR, pip BGR); translucent casino dice are mostly red with white pips.
@@ -79,15 +86,6 @@ WIDE = Widening(
     zoom=(0.72, 2.1), sizes=((640, 480), (640, 480), (1280, 720)))
 
 
-@dataclass
-class _Scene:
-    img: np.ndarray            # BGR float32 at SS x resolution
-    rng: np.random.Generator
-    light: np.ndarray          # unit vector: direction shadows fall (image plane)
-
-    def s(self, v: float) -> int:
-        return int(round(v * SS))
-
 
 def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
            reason: str | None = None, wide: Widening | None = None
@@ -99,8 +97,8 @@ def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
     look = wide or Widening()
     felt_name = str(rng.choice(list(look.felts)))
     dice_name = str(rng.choice([d for d in look.dice if (d, felt_name) not in look.clashes]))
-    scene = _Scene(np.zeros((H * SS, W * SS, 3), np.float32), rng,
-                   _unit(rng.uniform(0, 2 * np.pi)))
+    scene = Canvas(np.zeros((H * SS, W * SS, 3), np.float32), rng,
+                   unit(rng.uniform(0, 2 * np.pi)))
     _draw_table(scene, look.felts[felt_name])
     values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
     dice = _place_dice(rng, reason)
@@ -144,7 +142,7 @@ def _landing_rect_px() -> tuple[float, float, float, float]:
     return x0, y0, x0 + SYNTH_LANDING_MM[0] * PX, y0 + SYNTH_LANDING_MM[1] * PX
 
 
-def _draw_table(sc: _Scene, felt: tuple[int, int, int]) -> None:
+def _draw_table(sc: Canvas, felt: tuple[int, int, int]) -> None:
     rng, img = sc.rng, sc.img
     img[:] = np.array(felt, np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
     low = cv2.resize(rng.normal(0, 6, (12, 16)).astype(np.float32), (W * SS, H * SS),
@@ -170,7 +168,7 @@ def _place_dice(rng: np.random.Generator, reason: str | None) -> list[dict[str, 
     if reason == "single_die":
         return [first]
     if reason == "overlap":  # the second die rests partly on the first, nearer the camera
-        off = _unit(rng.uniform(0, 2 * np.pi)) * rng.uniform(0.45, 0.8) * DIE_PX
+        off = unit(rng.uniform(0, 2 * np.pi)) * rng.uniform(0.45, 0.8) * DIE_PX
         return [first, {"c": first["c"] + off, "a": rng.uniform(0, 90), "mode": "on_top"}]
     while True:
         second = inside() if reason != "out_of_area" else _outside(rng)
@@ -196,84 +194,25 @@ def _outside(rng: np.random.Generator) -> np.ndarray:
 
 # ---------------------------------------------------------------- dice
 
-def _face_texture(value: int, colours: tuple, rng: np.random.Generator) -> tuple[np.ndarray,
-                                                                                   np.ndarray]:
-    """A TEX x TEX die face (BGR float) and its alpha (rounded square)."""
-    body, pip = colours
-    alpha = np.zeros((TEX, TEX), np.float32)
-    r = int(CORNER_RADIUS * TEX)
-    cv2.rectangle(alpha, (r, 0), (TEX - 1 - r, TEX - 1), 1.0, -1)
-    cv2.rectangle(alpha, (0, r), (TEX - 1, TEX - 1 - r), 1.0, -1)
-    for cx, cy in ((r, r), (TEX - 1 - r, r), (r, TEX - 1 - r), (TEX - 1 - r, TEX - 1 - r)):
-        cv2.circle(alpha, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
-    tex = np.empty((TEX, TEX, 3), np.float32)
-    tex[:] = np.array(body, np.float32)
-    # Translucent bodies look lighter towards one edge; a darker bevel along the border.
-    ramp = np.linspace(-1, 1, TEX, dtype=np.float32)
-    tex *= (1 + 0.08 * ramp[None, :, None] * rng.uniform(-1, 1))
-    edge = cv2.erode(alpha, np.ones((5, 5), np.uint8))
-    tex *= (0.8 + 0.2 * edge)[..., None]
-    c, step, rad = (TEX - 1) / 2, PIP_OFFSET * TEX, PIP_RADIUS * TEX
-    for gx, gy in LAYOUT[value]:
-        centre = (int(round((c + gx * step) * 16)), int(round((c + gy * step) * 16)))
-        cv2.circle(tex, centre, int(rad * 16), pip, -1, cv2.LINE_AA, shift=4)
-    return tex, alpha
-
-
-def _paste_quad(sc: _Scene, tex: np.ndarray, alpha: np.ndarray, quad: np.ndarray,
-                gain: float = 1.0) -> None:
-    """Warp a square texture into the quad (output px, TL TR BR BL) and alpha-blend it."""
-    q = quad * SS
-    x0, y0 = np.floor(q.min(0)).astype(int) - 1
-    x1, y1 = np.ceil(q.max(0)).astype(int) + 2
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, sc.img.shape[1]), min(y1, sc.img.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return
-    src = np.array([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]], np.float32)
-    m = cv2.getPerspectiveTransform(src, np.array(q - [x0, y0], np.float32))
-    size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(tex * gain, m, size, flags=cv2.INTER_LINEAR)
-    a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
-    roi = sc.img[y0:y1, x0:x1]
-    roi[:] = roi * (1 - a) + warped * a
-
-
-def _square(c: np.ndarray, angle_deg: float, side: float) -> np.ndarray:
-    u = _unit(np.radians(angle_deg)) * side / 2
-    v = np.array([-u[1], u[0]])
-    return np.array([c - u - v, c + u - v, c + u + v, c - u + v])
-
-
-def _shadow(sc: _Scene, quad: np.ndarray, length: float, depth: float = 0.45) -> None:
-    """A soft shadow of the die cast on whatever is below it, away from the light."""
-    mask: np.ndarray = np.zeros(sc.img.shape[:2], np.float32)
-    pts = ((quad + sc.light * length) * SS * 16).astype(np.int32)
-    cv2.fillPoly(mask, [pts], 1.0, cv2.LINE_AA, shift=4)
-    k = sc.s(0.25 * DIE_PX) | 1
-    mask = cv2.GaussianBlur(mask, (k, k), 0)
-    sc.img *= (1 - depth * mask)[..., None]
-
-
-def _draw_die(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) -> None:
+def _draw_die(sc: Canvas, die: dict[str, Any], value: int, colours: tuple) -> None:
     rng = sc.rng
     side = DIE_PX * (1.06 if die["mode"] == "on_top" else 1.0)
     if die["mode"] == "cocked":
         _draw_cocked(sc, die, value, colours)
         return
-    quad = _square(die["c"], die["a"], side)
-    _shadow(sc, quad, 0.12 * DIE_PX * (2.5 if die["mode"] == "on_top" else 1.0))
-    tex, alpha = _face_texture(value, colours, rng)
-    _paste_quad(sc, tex, alpha, quad)
+    quad = square(die["c"], die["a"], side)
+    shadow(sc, quad, 0.12 * DIE_PX * (2.5 if die["mode"] == "on_top" else 1.0), DIE_PX)
+    tex, alpha = face_texture(value, colours, rng)
+    paste_quad(sc, tex, alpha, quad)
     if rng.random() < 0.35:
-        _specular(sc, quad)
+        specular(sc, quad, DIE_PX)
 
 
-def _draw_cocked(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) -> None:
+def _draw_cocked(sc: Canvas, die: dict[str, Any], value: int, colours: tuple) -> None:
     """A die leaning at 15-40 degrees: its top face foreshortened and one side face showing."""
     rng = sc.rng
     tilt = np.radians(rng.uniform(15, 40))
-    u = _unit(np.radians(die["a"]))  # the edge it pivots on runs along u
+    u = unit(np.radians(die["a"]))  # the edge it pivots on runs along u
     v = np.array([-u[1], u[0]])
     top_len, side_len = DIE_PX * np.cos(tilt), DIE_PX * np.sin(tilt)
     start = die["c"] - v * (top_len + side_len) / 2
@@ -284,32 +223,17 @@ def _draw_cocked(sc: _Scene, die: dict[str, Any], value: int, colours: tuple) ->
                          start + v * b + half, start + v * b - half])
 
     top, side = strip(0, top_len), strip(top_len, top_len + side_len)
-    _shadow(sc, np.vstack([top, side]), 0.3 * DIE_PX)
-    tex, alpha = _face_texture(value, colours, rng)
-    _paste_quad(sc, tex, alpha, top, gain=1.05)
+    shadow(sc, np.vstack([top, side]), 0.3 * DIE_PX, DIE_PX)
+    tex, alpha = face_texture(value, colours, rng)
+    paste_quad(sc, tex, alpha, top, gain=1.05)
     side_value = int(rng.choice([v_ for v_ in range(1, 7) if v_ not in (value, 7 - value)]))
-    tex, alpha = _face_texture(side_value, colours, rng)
-    _paste_quad(sc, tex, alpha, side, gain=0.7)
-
-
-def _specular(sc: _Scene, quad: np.ndarray) -> None:
-    """A lamp's reflection on the glossy die top: a soft bright streak, not a round pip."""
-    rng = sc.rng
-    mask: np.ndarray = np.zeros(sc.img.shape[:2], np.float32)
-    w = rng.uniform(0.15, 0.7)
-    centre = quad.mean(0) + (quad[1] - quad[0]) * rng.uniform(-0.3, 0.3) \
-        + (quad[3] - quad[0]) * rng.uniform(-0.3, 0.3)
-    axes = (sc.s(DIE_PX * w / 2), sc.s(DIE_PX * rng.uniform(0.04, 0.08)))
-    cv2.ellipse(mask, (sc.s(centre[0]), sc.s(centre[1])), axes, rng.uniform(0, 180), 0, 360,
-                1.0, -1, cv2.LINE_AA)
-    k = sc.s(0.06 * DIE_PX) | 1
-    mask = cv2.GaussianBlur(mask, (k, k), 0)
-    sc.img += (rng.uniform(40, 90) * mask)[..., None]
+    tex, alpha = face_texture(side_value, colours, rng)
+    paste_quad(sc, tex, alpha, side, gain=0.7)
 
 
 # ---------------------------------------------------------------- distractors
 
-def _draw_distractors(sc: _Scene, dice_centres: list[np.ndarray]) -> list[str]:
+def _draw_distractors(sc: Canvas, dice_centres: list[np.ndarray]) -> list[str]:
     """Chips, a card, the stick and dots on the felt, kept clear of the dice."""
     rng, used = sc.rng, []
     keep_out = [(c, 1.15 * DIE_PX) for c in dice_centres]
@@ -338,7 +262,7 @@ def _free_spot(rng: np.random.Generator, keep_out: list, radius: float,
     return None
 
 
-def _chip(sc: _Scene, keep_out: list) -> bool:
+def _chip(sc: Canvas, keep_out: list) -> bool:
     rng = sc.rng
     r = 39 / 2 * PX  # a 39 mm casino chip
     p = _free_spot(rng, keep_out, r)
@@ -348,19 +272,19 @@ def _chip(sc: _Scene, keep_out: list) -> bool:
     colour = [(40, 40, 200), (200, 200, 200), (40, 140, 40), (30, 30, 30), (160, 60, 40),
               (40, 120, 220)][int(rng.integers(6))]
     c, rr = (sc.s(p[0]), sc.s(p[1])), sc.s(r)
-    _shadow(sc, np.array([p + r * _unit(a) for a in np.linspace(0, 2 * np.pi, 24)]),
-            0.1 * DIE_PX, 0.35)
+    shadow(sc, np.array([p + r * unit(a) for a in np.linspace(0, 2 * np.pi, 24)]),
+           0.1 * DIE_PX, DIE_PX, 0.35)
     cv2.circle(sc.img, c, rr, colour, -1, cv2.LINE_AA)
     for k in range(8):  # the edge spots ("inserts") of a casino chip
         a = rng.uniform(0, 1) * 0 + k * np.pi / 4
-        q = p + (r * 0.82) * _unit(a)
+        q = p + (r * 0.82) * unit(a)
         cv2.ellipse(sc.img, (sc.s(q[0]), sc.s(q[1])), (sc.s(r * 0.14), sc.s(r * 0.07)),
                     np.degrees(a) + 90, 0, 360, (235, 235, 235), -1, cv2.LINE_AA)
     cv2.circle(sc.img, c, sc.s(r * 0.6), (225, 225, 225), sc.s(1.5), cv2.LINE_AA)
     return True
 
 
-def _card(sc: _Scene, keep_out: list) -> bool:
+def _card(sc: Canvas, keep_out: list) -> bool:
     rng = sc.rng
     w, h = 63 * PX, 88 * PX
     p = _free_spot(rng, keep_out, 0.62 * h)
@@ -368,7 +292,7 @@ def _card(sc: _Scene, keep_out: list) -> bool:
         return False
     keep_out.append((p, 0.62 * h))
     a = rng.uniform(0, 180)
-    quad = _square(p, a, 1.0)
+    quad = square(p, a, 1.0)
     u, v = (quad[1] - quad[0]), (quad[3] - quad[0])
     corners = np.array([p - u * w / 2 - v * h / 2, p + u * w / 2 - v * h / 2,
                         p + u * w / 2 + v * h / 2, p - u * w / 2 + v * h / 2])
@@ -381,14 +305,14 @@ def _card(sc: _Scene, keep_out: list) -> bool:
     return True
 
 
-def _stick(sc: _Scene, keep_out: list) -> bool:
+def _stick(sc: Canvas, keep_out: list) -> bool:
     """The stickman's stick: a long thin wooden rod with a hooked end, crossing the view."""
     rng = sc.rng
     for _ in range(20):
         a, b = np.array([rng.uniform(0, W), H + 5.0]), np.array([rng.uniform(0, W),
                                                                  rng.uniform(RAIL_PX, H / 2)])
         pts = [a + (b - a) * t for t in np.linspace(0, 1, 30)]
-        hook = b + _unit(np.arctan2(*(b - a)[::-1]) + np.pi / 2) * 0.8 * DIE_PX
+        hook = b + unit(np.arctan2(*(b - a)[::-1]) + np.pi / 2) * 0.8 * DIE_PX
         pts.append(hook)
         width = 0.3 * DIE_PX
         if all(min(np.linalg.norm(q - c) for q in pts) > r + width for c, r in keep_out):
@@ -398,7 +322,7 @@ def _stick(sc: _Scene, keep_out: list) -> bool:
     return False
 
 
-def _dot(sc: _Scene, keep_out: list) -> None:
+def _dot(sc: Canvas, keep_out: list) -> None:
     """Lint, stains or a printed dot on the felt: pip-sized, dark or light."""
     rng = sc.rng
     r = rng.uniform(0.04, 0.12) * DIE_PX
@@ -454,6 +378,3 @@ def _zoom(rng: np.random.Generator, centres: np.ndarray, zoom: tuple[float, floa
     t = start - lo_xy * s
     return np.array([[s, 0, t[0]], [0, s, t[1]], [0, 0, 1]])
 
-
-def _unit(angle: float) -> np.ndarray:
-    return np.array([np.cos(angle), np.sin(angle)])
