@@ -55,7 +55,7 @@ def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decisio
 # ---------------------------------------------------------------- eval
 
 SETS = click.Choice(["foreign", "heldout", "tuning", "dev-tuning", "dev-first", "dev-wide",
-                     "dev-leaning"])
+                     "dev-leaning", "dev-solid"])
 
 
 @click.command(name="eval")

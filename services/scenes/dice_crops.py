@@ -46,16 +46,20 @@ FOREIGN_TUNING_SEED = 730_001
 FIRST_SEED = 750_001
 LEANING_SEED = 760_001
 WIDE_SEED = 770_001
+SOLID_SEED = 780_001
 SEEDS = {"tuning": FOREIGN_TUNING_SEED, "first": FIRST_SEED, "leaning": LEANING_SEED,
-         "wide": WIDE_SEED}
+         "wide": WIDE_SEED, "solid": SOLID_SEED}
+# Frames of each source for every `--frames` (the source's index is its place here)
+SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid": 2 / 3}
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
 
 
 def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any]]:
     """Frame `index` of a development source: 'tuning' (the foreign renderer's TUNING region),
     'leaning' (the same, every frame with a leaning die), 'first' (the first generator,
-    every nuisance in its pool) or 'wide' (the same, widened: more dice styles and cloths,
-    dice 30-88 px, some frames 1280x720; dice_scene.WIDE)."""
+    every nuisance in its pool), 'wide' (the same, widened: more dice styles and cloths,
+    dice 30-88 px, some frames 1280x720; dice_scene.WIDE) or 'solid' (the widened dice as
+    cubes under a pinhole camera 0.35-2.5 m up, tilted up to 32 degrees; dice_scene.SOLID)."""
     if seed in FOREIGN_SEEDS.values() or seed in dataset.RESERVED_SEEDS:
         raise ValueError(f"seed: {seed} is an evaluation seed, never used for training")
     if source in ("tuning", "leaning"):
@@ -65,8 +69,9 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
         for d in label["dice_px"]:
             d["side"] = label["die_px"]
         return image, label
+    widening = {"wide": dice_scene.WIDE, "solid": dice_scene.SOLID}.get(source)
     spec = dataset.SetSpec("dice", 1, seed, _FIRST.nuisances, _FIRST.no_decision_rate,
-                           widening=dice_scene.WIDE if source == "wide" else None)
+                           widening=widening)
     return dataset.render(spec, index)
 
 
@@ -131,17 +136,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--validation", action="store_true",
                     help="the validation seeds (the training seeds + 1)")
+    ap.add_argument("--sources", default=",".join(SHARES),
+                    help=f"comma-separated, of {', '.join(SHARES)} (default: all)")
     a = ap.parse_args(argv)
     bump = 1 if a.validation else 0
-    parts = [build("tuning", FOREIGN_TUNING_SEED + bump, a.frames, a.jobs),
-             build("first", FIRST_SEED + bump, a.frames * 2 // 3, a.jobs),
-             build("leaning", LEANING_SEED + bump, a.frames // 4, a.jobs),
-             build("wide", WIDE_SEED + bump, a.frames * 2 // 3, a.jobs)]
+    names = [n for n in a.sources.split(",") if n]
+    unknown = [n for n in names if n not in SHARES]
+    if unknown:
+        ap.error(f"--sources: unknown {', '.join(unknown)}")
+    parts = [build(n, SEEDS[n] + bump, int(round(a.frames * SHARES[n])), a.jobs) for n in names]
+    index = list(SHARES)
     np.savez_compressed(a.out, x=np.concatenate([p[0] for p in parts]),
                         y=np.concatenate([p[1] for p in parts]),
                         kind=np.concatenate([p[2] for p in parts]),
-                        source=np.concatenate([np.full(len(p[1]), i, np.int8)
-                                               for i, p in enumerate(parts)]))
+                        source=np.concatenate([np.full(len(p[1]), index.index(n), np.int8)
+                                               for n, p in zip(names, parts)]))
     return 0
 
 

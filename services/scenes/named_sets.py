@@ -4,9 +4,9 @@
 - `tuning`: the second renderer's tuning region (the only one a reader is developed on);
 - `heldout`: the first generator's held-out sets (dataset.HELDOUT; the wheel's continued to
   1000 frames, as the benchmark reads it);
-- `dev-tuning`, `dev-first`, `dev-wide`, `dev-leaning` (dice only): the validation seeds of
-  the face classifier's training sources (dice_crops.py: the seed after each training seed),
-  where the vision README's development figures are measured.
+- `dev-tuning`, `dev-first`, `dev-wide`, `dev-leaning`, `dev-solid` (dice only): the
+  validation seeds of the face classifier's training sources (dice_crops.py: the seed after
+  each training seed), where the vision README's development figures are measured.
 Frames are rendered by `jobs` processes (rendering costs far more than reading).
 """
 from __future__ import annotations
@@ -23,7 +23,8 @@ from services.scenes.foreign import sets as F
 
 HELDOUT_N = {"dice": 1000, "wheel": 1000}
 DEV = {"dev-tuning": ("tuning", 300), "dev-first": ("first", 300), "dev-wide": ("wide", 300),
-       "dev-leaning": ("leaning", 150)}  # name -> (dice_crops source, frames)
+       "dev-leaning": ("leaning", 150),
+       "dev-solid": ("solid", 300)}  # name -> (dice_crops source, frames)
 NAMES = ("foreign", "heldout", "tuning", *DEV)
 
 Item = tuple[str, np.ndarray, dict[str, Any]]

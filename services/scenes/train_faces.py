@@ -79,6 +79,14 @@ def model() -> Any:
                          nn.Linear(64, CLASSES))
 
 
+def load(paths: str) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes of one or more comma-separated .npz files, one after the other (a
+    source's crops can be built apart: dice_crops --sources)."""
+    parts = [np.load(p) for p in paths.split(",") if p]
+    return (np.concatenate([d["x"] for d in parts]),
+            np.concatenate([d["y"] for d in parts]).astype(np.int64))
+
+
 def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
           lean_weight: float) -> None:
     import torch
@@ -86,9 +94,9 @@ def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    d, v = np.load(train_path), np.load(val_path)
-    x, y = d["x"], d["y"].astype(np.int64)
-    vx, vy = torch.from_numpy(prepare(v["x"])), torch.from_numpy(v["y"].astype(np.int64))
+    x, y = load(train_path)
+    vx_, vy_ = load(val_path)
+    vx, vy = torch.from_numpy(prepare(vx_)), torch.from_numpy(vy_)
     counts = np.bincount(y, minlength=CLASSES).astype(np.float64)
     w = (counts.sum() / np.maximum(counts, 1) / CLASSES) ** 0.5
     w[LEANING] *= lean_weight  # a leaning die taken for a flat one decides a void roll
@@ -127,8 +135,10 @@ def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("train", help="crops for training (.npz, services.scenes.dice_crops)")
-    ap.add_argument("validation", help="crops for validation (.npz, --validation)")
+    ap.add_argument("train", help="crops for training (.npz, services.scenes.dice_crops; "
+                    "several comma-separated)")
+    ap.add_argument("validation", help="crops for validation (.npz, --validation; several "
+                    "comma-separated)")
     ap.add_argument("out", help="the .onnx file written")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)

@@ -140,3 +140,20 @@ def test_evaluation_seeds_are_never_rendered_for_training():
     for seed in (FOREIGN_SEEDS["dice"], 900_001):
         with pytest.raises(ValueError, match="evaluation seed"):
             frame("tuning", seed, 0)
+
+
+def test_crops_are_built_per_source_and_an_unknown_source_is_refused(tmp_path, capsys):
+    from services.scenes import dice_crops
+    assert set(dice_crops.SHARES) == set(dice_crops.SEEDS)
+    with pytest.raises(SystemExit):
+        dice_crops.main([str(tmp_path / "x.npz"), "--sources", "first,nowhere"])
+    assert "--sources: unknown nowhere" in capsys.readouterr().err
+
+
+def test_training_reads_several_crop_files_one_after_the_other(tmp_path):
+    from services.scenes.train_faces import load
+    for name, cls in (("a", 1), ("b", 7)):
+        np.savez(tmp_path / f"{name}.npz", x=np.full((2, 4, 4, 3), cls, np.uint8),
+                 y=np.full(2, cls, np.int8))
+    x, y = load(f"{tmp_path / 'a.npz'},{tmp_path / 'b.npz'}")
+    assert y.tolist() == [1, 1, 7, 7] and x.shape == (4, 4, 4, 3) and y.dtype == np.int64

@@ -11,6 +11,7 @@ cocked (a leaning die), overlap (one die on the other), out_of_area, single_die.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ import cv2
 import numpy as np
 
 from services.scenes import nuisances as nz
+from services.scenes.dice import solid
 from services.scenes.dice.paint import (
     SS,
     Canvas,
@@ -69,6 +71,12 @@ class Widening:
     clashes: frozenset[tuple[str, str]] = frozenset(_CLASHES)
     zoom: tuple[float, float] = (1.0, 1.0)
     sizes: tuple[tuple[int, int], ...] = ((W, H),)
+    # `solid`: the dice as cubes seen by a pinhole camera (solid.py) `height_mm` above the
+    # felt, tilted `tilt` degrees from the vertical, a die `die_px` across (zoom unused)
+    solid: bool = False
+    tilt: tuple[float, float] = (0.0, 0.0)
+    height_mm: tuple[float, float] = (350.0, 2500.0)
+    die_px: tuple[float, float] = (28.0, 86.0)
 
 
 WIDE = Widening(
@@ -84,6 +92,8 @@ WIDE = Widening(
     clashes=frozenset(_CLASHES | {("green", "dark_green"), ("blue", "navy"),
                                   ("red", "burgundy"), ("purple", "burgundy")}),
     zoom=(0.72, 2.1), sizes=((640, 480), (640, 480), (1280, 720)))
+# The widened dice and cloths seen by a solid camera: side faces show, the felt foreshortens
+SOLID = dataclasses.replace(WIDE, solid=True, tilt=(0.0, 32.0))
 
 
 
@@ -103,11 +113,16 @@ def render(rng: np.random.Generator, nuisances: Sequence[str] = (),
     values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
     dice = _place_dice(rng, reason)
     distractors = _draw_distractors(scene, [d["c"] for d in dice])
-    for die, value in zip(dice, values):
-        _draw_die(scene, die, value, look.dice[dice_name])
-    img = cv2.resize(scene.img, (W, H), interpolation=cv2.INTER_AREA)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    img, quad, centres, sides = _camera(img, rng, nuisances, dice, wide)
+    if look.solid:
+        img, quad, centres, sides = solid.shoot(
+            scene, dice, values, look.dice[dice_name], look, nuisances, _landing_quad(),
+            DIE_PX, PX)
+    else:
+        for die, value in zip(dice, values):
+            _draw_die(scene, die, value, look.dice[dice_name])
+        img = cv2.resize(scene.img, (W, H), interpolation=cv2.INTER_AREA)
+        img = np.clip(img, 0, 255).astype(np.uint8)
+        img, quad, centres, sides = _camera(img, rng, nuisances, dice, wide)
     label: dict[str, Any] = {
         "kind": "dice", "no_decision": reason is not None, "reason": reason,
         "values": None if reason else sorted(values),
@@ -140,6 +155,11 @@ def synth_calibration() -> cal.DiceCalibration:
 def _landing_rect_px() -> tuple[float, float, float, float]:
     x0, y0 = SYNTH_ORIGIN_PX
     return x0, y0, x0 + SYNTH_LANDING_MM[0] * PX, y0 + SYNTH_LANDING_MM[1] * PX
+
+
+def _landing_quad() -> np.ndarray:
+    x0, y0, x1, y1 = _landing_rect_px()
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
 
 
 def _draw_table(sc: Canvas, felt: tuple[int, int, int]) -> None:
@@ -340,8 +360,7 @@ def _camera(img: np.ndarray, rng: np.random.Generator, nuisances: Sequence[str],
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Apply the camera's pose (and a widened frame's zoom) and photometric nuisances; return
     the frame, the landing quad, the dice centres and sides, all in the frame's pixels."""
-    x0, y0, x1, y1 = _landing_rect_px()
-    quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    quad = _landing_quad()
     centres = np.array([d["c"] for d in dice])
     for _ in range(20):  # re-draw a pose that would push a die out of the picture
         mat = nz.homography(img.shape, rng, nuisances)
