@@ -82,3 +82,28 @@ def test_the_outline_found_on_generated_frames_is_the_printed_one():
             found += 1
             assert np.abs(quad - np.array(label["landing_area_px"])).max() < 14, i
     assert found >= 18
+
+
+def test_the_outline_is_found_when_the_stick_is_the_longest_line_in_view():
+    # A development frame of the first generator (seed 791001, not a held-out seed): the
+    # stick lies across the area at a slant, its edges longer than any side, so the outline's
+    # sides run at neither its direction nor across it. Its dice: one on, one off the area.
+    from services.scenes import dataset
+    from services.scenes import nuisances as nz
+    from services.scenes.dice import scene
+    from services.vision.dice.reader import read_dice
+    rng = np.random.default_rng([791_001, 24])
+    image, label = scene.render(rng, nz.pick(rng, dataset.HELDOUT["dice"].nuisances),
+                                "out_of_area")
+    assert "stick" in label["distractors"]
+    assert read_dice(image).reason == "out_of_area"
+
+
+def test_the_outline_is_found_when_chips_hide_all_four_corners():
+    # Each side is then a piece of its own, straight along the rows or columns: its box is
+    # as thin as the line.
+    image = table()
+    for x, y in ((BOX[0], BOX[1]), (BOX[2], BOX[1]), (BOX[2], BOX[3]), (BOX[0], BOX[3])):
+        cv2.circle(image, (x, y), 28, (30, 30, 30), -1, cv2.LINE_AA)
+    reading = judge_area(image, decided((300, 250), (300, 60)))
+    assert reading.reason == "out_of_area"

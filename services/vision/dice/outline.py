@@ -32,7 +32,12 @@ NEAR_LINE = 3
 # pixels at most this share of its bounding box: a line or a corner, never a blob).
 PIECE = 0.1
 THIN = 0.12
-TURN = np.radians(25)   # a side's pieces within this of one direction (a camera's slant)
+# ... or, a piece along the frame's rows or columns (its box as thin as it), at most this
+# many px wide on average (the printed line is 1-3 px at half resolution; a chip is 20 or more)
+WIDE_LINE = 5
+# Two pairs of sides cross at least this much: an outline's corners seen by a camera
+# (a right angle seen from 30 degrees off the vertical still crosses at 60 or more)
+CROSS = np.radians(45)
 APART = 0.2             # the two sides of a pair at least this share of the frame apart
 ON_LINE = 0.025         # a piece within this share of the frame of a line lies on it
 PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a camera
@@ -69,11 +74,13 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
                                minLineLength=PIECE * max(h, w), maxLineGap=10)
     if segments is None:
         return None
-    families = _lines(segments.reshape(-1, 4).astype(np.float64), min(h, w))
+    pairs = _pairs(segments.reshape(-1, 4).astype(np.float64), min(h, w))
     near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
     best, best_support = None, SUPPORT
-    for a, b in families[0]:
-        for c, d in families[1]:
+    for i, ((a, b), u) in enumerate(pairs):
+        for (c, d), v in pairs[i + 1:]:
+            if not _across(u, v):
+                continue
             quad = _quad(a, b, c, d, (w, h))
             if quad is not None and (support := _support(near, quad)) >= best_support:
                 best, best_support = quad, support
@@ -83,7 +90,7 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
 def _pieces(mask: np.ndarray) -> np.ndarray:
     """The outlines of the long thin pieces of line in `mask` (a chip's marks and the felt's
     dots are not): long boxes that the line's pixels fill little (a line or a corner, or the
-    whole printed outline, never a blob)."""
+    whole printed outline, never a blob), or a straight piece along the rows or columns."""
     h, w = mask.shape
     out = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -91,8 +98,9 @@ def _pieces(mask: np.ndarray) -> np.ndarray:
         if len(c) < 2 * PIECE * max(h, w):  # its outline goes along it and back
             continue
         x, y, bw, bh = cv2.boundingRect(c)
+        filled = cv2.countNonZero(mask[y:y + bh, x:x + bw])
         if max(bw, bh) >= PIECE * max(h, w) and \
-                cv2.countNonZero(mask[y:y + bh, x:x + bw]) <= THIN * bw * bh:
+                (filled <= THIN * bw * bh or filled <= WIDE_LINE * max(bw, bh)):
             cv2.drawContours(out, [c], -1, 255, 1)
     return out
 
@@ -101,21 +109,20 @@ Line = np.ndarray  # (x, y, vx, vy): a point and a unit direction
 Pair = tuple[Line, Line]
 
 
-def _lines(seg: np.ndarray, short: int) -> tuple[list[Pair], list[Pair]]:
-    """For each of the two directions the segments (x1, y1, x2, y2) run in (within TURN of
-    the longest's, or across it), the pairs of lines a side's pieces lie on: nearly
-    parallel (within PARALLEL) and at least APART of the frame from each other."""
-    d = seg[:, 2:] - seg[:, :2]
-    angle = np.arctan2(d[:, 1], d[:, 0]) % np.pi
-    turn = np.abs((angle - angle[np.argmax(np.hypot(d[:, 0], d[:, 1]))] + np.pi / 2)
-                  % np.pi - np.pi / 2)
-    out = []
-    for family in (turn < TURN, turn > np.pi / 2 - TURN):
-        lines = [_fit(g) for g in _groups(seg[family], short)]
-        out.append([(a, b) for i, a in enumerate(lines) for b in lines[i + 1:]
-                    if abs(a[2] * b[2] + a[3] * b[3]) >= np.cos(PARALLEL)
-                    and abs((b[:2] - a[:2]) @ [-a[3], a[2]]) >= APART * short])
-    return out[0], out[1]
+def _pairs(seg: np.ndarray, short: int) -> list[tuple[Pair, float]]:
+    """The pairs of lines the segments (x1, y1, x2, y2) lie on that could be an outline's
+    opposite sides: nearly parallel (within PARALLEL) and at least APART of the frame from
+    each other; each with its direction (radians, modulo pi)."""
+    lines = [_fit(g) for g in _groups(seg, short)]
+    return [((a, b), float(np.arctan2(a[3], a[2]) % np.pi))
+            for i, a in enumerate(lines) for b in lines[i + 1:]
+            if abs(a[2] * b[2] + a[3] * b[3]) >= np.cos(PARALLEL)
+            and abs((b[:2] - a[:2]) @ [-a[3], a[2]]) >= APART * short]
+
+
+def _across(u: float, v: float) -> bool:
+    """Do two directions (radians, modulo pi) cross as an outline's sides do?"""
+    return abs((u - v + np.pi / 2) % np.pi - np.pi / 2) >= CROSS
 
 
 def _groups(seg: np.ndarray, short: int) -> list[np.ndarray]:
