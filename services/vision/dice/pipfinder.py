@@ -47,13 +47,34 @@ class Pip:
 
 def find_pips(image: np.ndarray, cores: bool = True) -> list[Pip]:
     """The frame's pips; `cores`: the cores of bright spots that are no pip too (below)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    pips: list[Pip] = []
-    for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
-        found = _spots(hat, MIN_HAT, dark)
-        pips += found + (_apart(_spots(hat, CORE_HAT, dark), found) if cores else [])
-    return pips
+    return Spots(image).pips(cores)
+
+
+class Spots:
+    """One frame's pips, found once for every look at it (learned.look asks for them without
+    the cores, then, for some frames, with them): the top-hat and black-hat and the pips in
+    each are kept, the cores found in the same hats when first asked for. `pips(cores)` is
+    find_pips(image, cores): the bright pips then their cores, the dark pips then theirs."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        self._hats = [(dark, cv2.morphologyEx(grey, op, _HAT_KERNEL))
+                      for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
+        self._found = [_spots(hat, MIN_HAT, dark) for dark, hat in self._hats]
+        self._cores: list[list[Pip]] | None = None
+
+    def pips(self, cores: bool = True) -> list[Pip]:
+        if not cores:
+            return [p for found in self._found for p in found]
+        return [p for found, more in zip(self._found, self.cores()) for p in found + more]
+
+    def cores(self) -> list[list[Pip]]:
+        """The cores that are not pips already found, of each hat (none: `pips` with the
+        cores is `pips` without them)."""
+        if self._cores is None:
+            self._cores = [_apart(_spots(hat, CORE_HAT, dark), found)
+                           for (dark, hat), found in zip(self._hats, self._found)]
+        return self._cores
 
 
 def _spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
