@@ -110,26 +110,36 @@ def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
     return out
 
 
-def timing(a: ModuleType, b: ModuleType, images: list[np.ndarray],
+def second_look(b: ModuleType, bc: ModuleType, image: np.ndarray) -> bool:
+    """Does this checkout's reader look at the frame twice (learned.look)?"""
+    first = b._look(image, bc.candidates(image, cores=False))
+    return not (len(b._dice(b._sure(first))) >= 2 or any(s.lean >= b.LEAN_P for s in first))
+
+
+def timing(a: ModuleType, b: ModuleType, bc: ModuleType, images: list[np.ndarray],
            repeat: int) -> dict[str, Any]:
-    """Mean CPU ms per frame of each reader, and per frame size when the set has several."""
+    """Mean CPU ms per frame of each reader; per frame size when the set has several, and
+    for the frames read in one look and those looked at twice."""
     ms: dict[str, list[float]] = {"before": [], "now": []}
-    sizes = []
+    sizes, kinds = [], []
+    twice = [second_look(b, bc, image) for image in images]
     a.read_learned(images[0])
     b.read_learned(images[0])
     for i, image in enumerate(images):
         order = (("before", a), ("now", b)) if i % 2 == 0 else (("now", b), ("before", a))
         for _ in range(repeat):
             sizes.append(f"{image.shape[1]}x{image.shape[0]}")
+            kinds.append("two looks" if twice[i] else "one look")
             for name, reader in order:
                 t = time.thread_time()
                 reader.read_learned(image)
                 ms[name].append((time.thread_time() - t) * 1000)
     out: dict[str, Any] = _ratio(ms["before"], ms["now"])
-    if len(set(sizes)) > 1:
-        for size in sorted(set(sizes)):
-            pick = [k for k, s in enumerate(sizes) if s == size]
-            out[size] = _ratio([ms["before"][k] for k in pick], [ms["now"][k] for k in pick])
+    for split in (sizes, kinds):
+        for part in sorted(set(split)) if len(set(split)) > 1 else []:
+            pick = [k for k, s in enumerate(split) if s == part]
+            out[part] = {"frames": len(pick) // repeat,
+                         **_ratio([ms["before"][k] for k in pick], [ms["now"][k] for k in pick])}
     return out
 
 
@@ -165,7 +175,7 @@ def main() -> int:
             images = frames(name, args.frames, args.cache)
             found = compare(a, ac, b, bc, images)
             if not args.no_timing:
-                found["timing"] = timing(a, b, images, args.repeat)
+                found["timing"] = timing(a, b, bc, images, args.repeat)
             report[name] = found
             failed |= bool(found["readings_differ"] or found["candidates_differ"] or
                            found["seen_differ"])
