@@ -7,6 +7,8 @@ camera: round spots of one size on a 3x3 grid, point-symmetric about the face's 
    its round components of pip size (radius 1.8-10 px) are candidate pips. So are those of
    the hat above CORE_HAT that are not pips found already: a light die's corners stand out of
    a darker cloth in the hat too, and its corner pips run into them; their cores do not.
+   `Spots` keeps a frame's hats and pips for its looks: the cores, asked for later, come from
+   the same hats.
 2. **Faces** (`group`): pips of one polarity and similar size closer than a few pip radii
    form a group; `fit_grids` says whether (and which) valid pattern (`faces.PATTERNS`) they
    make: a face's centre is its pips' mean (every pattern is symmetric), its farthest pip a
