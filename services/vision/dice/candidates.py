@@ -45,15 +45,42 @@ def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> lis
     are wider than the pip finder's top-hat; blurred dice: their pips stand out better);
     [] when the frame is too small to halve. `cores`: pipfinder.find_pips's."""
     if not half:
-        return _distinct(_at(image, 1.0, cores))
+        return _distinct(_at(find_pips(image, cores), image.shape, 1.0))
     if min(image.shape[:2]) < 2 * MIN_HALF:
         return []
-    return _distinct(_at(cv2.pyrDown(image), 2.0, cores))
+    small = cv2.pyrDown(image)
+    return _distinct(_at(find_pips(small, cores), small.shape, 2.0))
 
 
-def _at(image: np.ndarray, scale: float, cores: bool) -> list[Candidate]:
-    pips = find_pips(image, cores)
-    h, w = image.shape[:2]
+class Frame:
+    """One frame's candidates for the looks at it (learned.look): without the pips' cores,
+    with them, at half resolution; `candidates(cores)` and `half()` are candidates(image,
+    cores=cores) and candidates(image, half=True). The frame's pips are found once
+    (pipfinder.Spots: the cores from the same hats), and when the cores add no pip the
+    candidates with them are the ones without them (the same pips make the same
+    candidates)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self._spots = pipfinder.Spots(image)
+        self._found: dict[bool, list[Candidate]] = {}
+
+    def candidates(self, cores: bool = True) -> list[Candidate]:
+        if cores not in self._found:
+            if cores and not any(self._spots.cores()) and False in self._found:
+                self._found[True] = self._found[False]
+            else:
+                self._found[cores] = _distinct(_at(self._spots.pips(cores), self.image.shape,
+                                                   1.0))
+        return self._found[cores]
+
+    def half(self) -> list[Candidate]:
+        return candidates(self.image, half=True)
+
+
+def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
+    """The candidates of an image's pips, `scale` times the image's size."""
+    h, w = shape[:2]
     # more than 7 pips: a chip's inserts, printed text
     plan = [_subsets(m) for m in group(pips, LINK) if len(m) <= 7]
     fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from services.vision.dice.candidates import Candidate, candidates, crop, same_size
+from services.vision.dice.candidates import Candidate, Frame, crop, same_size
 from services.vision.dice.classifier import LEANING, NOTHING, classify
 from services.vision.reading import Reading, no_decision
 from services.vision.stats import column_medians
@@ -93,21 +93,22 @@ def look(image: np.ndarray) -> list[Seen]:
     the pips' cores, then, when that does not show two sure dice nor a leaning die (decide
     refuses a frame with a leaning die whatever else is seen; only which leaning die its
     detail names could differ), with the cores and at half resolution too."""
-    first = _look(image, candidates(image, cores=False))
+    frame = Frame(image)
+    first = _look(image, frame.candidates(cores=False))
     if len(_dice(_sure(first))) >= 2 or any(s.lean >= LEAN_P for s in first):
         return first
     # The second look: the frame's candidates with the pips' cores (pipfinder: pips run into
     # a light die's corners; the cores can change a group, so its candidates are taken anew,
     # each one already looked at not looked at twice), then half resolution. A half-
     # resolution candidate of a place and size already looked at is left out before the
-    # classifier sees it (what it would say of it is not kept).
+    # classifier sees it (what it would say of it is not kept). The classifier sees the new
+    # candidates of both in one batch (a crop's probabilities do not depend on its batch).
     known = {s.candidate: s for s in first}
-    full = candidates(image)
-    seen = [known[c] for c in full if c in known] + \
-        _look(image, [c for c in full if c not in known])
-    more = [c for c in candidates(image, half=True) if not any(
-        _near(c, t.candidate) and same_size(c, t.candidate) for t in seen)]
-    return seen + _look(image, more)
+    full = frame.candidates()
+    new = [c for c in full if c not in known]
+    more = [c for c in frame.half() if not any(
+        _near(c, t) and same_size(c, t) for t in full)]
+    return [known[c] for c in full if c in known] + _look(image, new + more)
 
 
 def _sure(seen: list[Seen]) -> list[Seen]:

@@ -7,6 +7,8 @@ camera: round spots of one size on a 3x3 grid, point-symmetric about the face's 
    its round components of pip size (radius 1.8-10 px) are candidate pips. So are those of
    the hat above CORE_HAT that are not pips found already: a light die's corners stand out of
    a darker cloth in the hat too, and its corner pips run into them; their cores do not.
+   `Spots` keeps a frame's hats and pips for its looks: the cores, asked for later, come from
+   the same hats.
 2. **Faces** (`group`): pips of one polarity and similar size closer than a few pip radii
    form a group; `fit_grids` says whether (and which) valid pattern (`faces.PATTERNS`) they
    make: a face's centre is its pips' mean (every pattern is symmetric), its farthest pip a
@@ -47,13 +49,34 @@ class Pip:
 
 def find_pips(image: np.ndarray, cores: bool = True) -> list[Pip]:
     """The frame's pips; `cores`: the cores of bright spots that are no pip too (below)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    pips: list[Pip] = []
-    for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(grey, op, _HAT_KERNEL)
-        found = _spots(hat, MIN_HAT, dark)
-        pips += found + (_apart(_spots(hat, CORE_HAT, dark), found) if cores else [])
-    return pips
+    return Spots(image).pips(cores)
+
+
+class Spots:
+    """One frame's pips, found once for every look at it (learned.look asks for them without
+    the cores, then, for some frames, with them): the top-hat and black-hat and the pips in
+    each are kept, the cores found in the same hats when first asked for. `pips(cores)` is
+    find_pips(image, cores): the bright pips then their cores, the dark pips then theirs."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        self._hats = [(dark, cv2.morphologyEx(grey, op, _HAT_KERNEL))
+                      for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
+        self._found = [_spots(hat, MIN_HAT, dark) for dark, hat in self._hats]
+        self._cores: list[list[Pip]] | None = None
+
+    def pips(self, cores: bool = True) -> list[Pip]:
+        if not cores:
+            return [p for found in self._found for p in found]
+        return [p for found, more in zip(self._found, self.cores()) for p in found + more]
+
+    def cores(self) -> list[list[Pip]]:
+        """The cores that are not pips already found, of each hat (none: `pips` with the
+        cores is `pips` without them)."""
+        if self._cores is None:
+            self._cores = [_apart(_spots(hat, CORE_HAT, dark), found)
+                           for (dark, hat), found in zip(self._hats, self._found)]
+        return self._cores
 
 
 def _spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:

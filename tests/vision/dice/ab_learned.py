@@ -5,13 +5,18 @@ reason, then confidence and detail; the candidates and their crops at both resol
 the CPU time of one thread (cv2.setNumThreads(1), time.thread_time()), the two interleaved.
 
 Development frames only: the foreign renderer's TUNING region with new seeds (741101 at
-640x480, 741102 at 1280x720: sizes changed for speed checks only) and the first generator
-(741103, outside its held-out seeds). Never the evaluation sets.
+640x480, 741102 at 1280x720: sizes changed for speed checks only), the first generator
+(741103, outside its held-out seeds), and the face classifier's validation sets of `casino
+vision eval --set dev-tuning|dev-first|dev-wide|dev-leaning` (dice_crops.frame, seed
+dice_crops.SEEDS + 1; `--cache DIR` reads them from DIR/<source>_<seed>/<index:05d>.png when
+rendered there before). Never the evaluation sets.
 
     .venv/bin/python tests/vision/dice/ab_learned.py --ref main --frames 500 --repeat 3
+    .venv/bin/python tests/vision/dice/ab_learned.py --sets dev-tuning,dev-first --cache DIR
 
 The reference's dice package uses this checkout's services.vision.reading and stats. Exit
-status 1 when a reading (values, no_decision or reason) or a candidate differs.
+status 1 when a reading (values, no_decision or reason), what the classifier saw (look: each
+candidate, its class, belief and lean) or a candidate differs.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[3]
 SETS = {"tuning640": 741_101, "tuning1280": 741_102, "generator": 741_103}
+DEV = ("dev-tuning", "dev-first", "dev-wide", "dev-leaning")  # dice_crops's validation sets
 
 
 def reference(ref: str, into: Path) -> tuple[ModuleType, ModuleType]:
@@ -53,7 +59,9 @@ def reference(ref: str, into: Path) -> tuple[ModuleType, ModuleType]:
             importlib.import_module("dice_ref.candidates"))
 
 
-def frames(name: str, n: int) -> list[np.ndarray]:
+def frames(name: str, n: int, cache: Path | None = None) -> list[np.ndarray]:
+    if name in DEV:
+        return dev_frames(name.removeprefix("dev-"), n, cache)
     from services.scenes import dataset
     from services.scenes.foreign import dice as fdice
     from services.scenes.foreign.sets import TUNING
@@ -67,11 +75,26 @@ def frames(name: str, n: int) -> list[np.ndarray]:
     return [fdice.render(np.random.default_rng([seed, i]), params)[0] for i in range(n)]
 
 
+def dev_frames(source: str, n: int, cache: Path | None) -> list[np.ndarray]:
+    """The first n frames of a validation set of the face classifier (cached, or rendered)."""
+    from services.scenes import dice_crops
+    seed = dice_crops.SEEDS[source] + 1
+    out = []
+    for i in range(n):
+        path = cache / f"{source}_{seed}" / f"{i:05d}.png" if cache else None
+        image = cv2.imread(str(path)) if path is not None and path.exists() else None
+        out.append(image if image is not None else dice_crops.frame(source, seed, i)[0])
+    return out
+
+
 def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
             images: list[np.ndarray]) -> dict[str, Any]:
     out: dict[str, Any] = {"frames": len(images), "readings_differ": [], "detail_differs": [],
-                           "candidates_differ": [], "candidates": 0}
+                           "seen_differ": [], "candidates_differ": [], "candidates": 0}
     for i, image in enumerate(images):
+        if [dataclasses.astuple(s) for s in a.look(image)] != \
+                [dataclasses.astuple(s) for s in b.look(image)]:
+            out["seen_differ"].append(i)
         ra, rb = a.read_learned(image), b.read_learned(image)
         if (ra.values, ra.no_decision, ra.reason) != (rb.values, rb.no_decision, rb.reason):
             out["readings_differ"].append(i)
@@ -87,19 +110,41 @@ def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
     return out
 
 
-def timing(a: ModuleType, b: ModuleType, images: list[np.ndarray],
-           repeat: int) -> dict[str, float]:
+def second_look(b: ModuleType, bc: ModuleType, image: np.ndarray) -> bool:
+    """Does this checkout's reader look at the frame twice (learned.look)?"""
+    first = b._look(image, bc.candidates(image, cores=False))
+    return not (len(b._dice(b._sure(first))) >= 2 or any(s.lean >= b.LEAN_P for s in first))
+
+
+def timing(a: ModuleType, b: ModuleType, bc: ModuleType, images: list[np.ndarray],
+           repeat: int) -> dict[str, Any]:
+    """Mean CPU ms per frame of each reader; per frame size when the set has several, and
+    for the frames read in one look and those looked at twice."""
     ms: dict[str, list[float]] = {"before": [], "now": []}
+    sizes, kinds = [], []
+    twice = [second_look(b, bc, image) for image in images]
     a.read_learned(images[0])
     b.read_learned(images[0])
     for i, image in enumerate(images):
         order = (("before", a), ("now", b)) if i % 2 == 0 else (("now", b), ("before", a))
         for _ in range(repeat):
+            sizes.append(f"{image.shape[1]}x{image.shape[0]}")
+            kinds.append("two looks" if twice[i] else "one look")
             for name, reader in order:
                 t = time.thread_time()
                 reader.read_learned(image)
                 ms[name].append((time.thread_time() - t) * 1000)
-    before, now = float(np.mean(ms["before"])), float(np.mean(ms["now"]))
+    out: dict[str, Any] = _ratio(ms["before"], ms["now"])
+    for split in (sizes, kinds):
+        for part in sorted(set(split)) if len(set(split)) > 1 else []:
+            pick = [k for k, s in enumerate(split) if s == part]
+            out[part] = {"frames": len(pick) // repeat,
+                         **_ratio([ms["before"][k] for k in pick], [ms["now"][k] for k in pick])}
+    return out
+
+
+def _ratio(before_ms: list[float], now_ms: list[float]) -> dict[str, Any]:
+    before, now = float(np.mean(before_ms)), float(np.mean(now_ms))
     return {"before_ms": round(before, 2), "now_ms": round(now, 2),
             "before_fps": round(1000 / before), "now_fps": round(1000 / now),
             "ratio": round(before / now, 3)}
@@ -109,7 +154,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ref", default="main", help="the commit to compare with (default main)")
     ap.add_argument("--sets", default="tuning640,generator,tuning1280",
-                    help=f"comma-separated, of {', '.join(SETS)}")
+                    help=f"comma-separated, of {', '.join([*SETS, *DEV])}")
+    ap.add_argument("--cache", type=Path, help="rendered development frames (dev-* sets)")
     ap.add_argument("--frames", type=int, default=300, help="frames per set")
     ap.add_argument("--repeat", type=int, default=3, help="readings per frame and reader")
     ap.add_argument("--no-timing", action="store_true", help="compare only")
@@ -126,12 +172,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         a, ac = reference(args.ref, Path(tmp))
         for name in args.sets.split(","):
-            images = frames(name, args.frames)
+            images = frames(name, args.frames, args.cache)
             found = compare(a, ac, b, bc, images)
             if not args.no_timing:
-                found["timing"] = timing(a, b, images, args.repeat)
+                found["timing"] = timing(a, b, bc, images, args.repeat)
             report[name] = found
-            failed |= bool(found["readings_differ"] or found["candidates_differ"])
+            failed |= bool(found["readings_differ"] or found["candidates_differ"] or
+                           found["seen_differ"])
             if not args.json:
                 print(name, json.dumps(found), flush=True)
     if args.json:

@@ -133,12 +133,75 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
 
 @pytest.fixture(scope="module")
 def frames() -> list[np.ndarray]:
-    return [sets.render(sets.TUNING, "dice", i)[0] for i in range(4)]
+    # frames 1 and 4 need the second look; the pips of frame 7 have no cores
+    return [sets.render(sets.TUNING, "dice", i)[0] for i in range(8)]
+
+
+def reference_find_pips(image: np.ndarray, cores: bool) -> list[P.Pip]:
+    """pipfinder.find_pips as it was before its hats were kept for the second look (commit
+    defa003): the hats computed anew for every call."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    pips: list[P.Pip] = []
+    for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
+        hat = cv2.morphologyEx(grey, op, P._HAT_KERNEL)
+        found = P._spots(hat, P.MIN_HAT, dark)
+        pips += found + (P._apart(P._spots(hat, P.CORE_HAT, dark), found) if cores else [])
+    return pips
+
+
+def test_a_frames_kept_hats_give_the_pips_found_anew_with_and_without_the_cores(frames):
+    coreless = 0
+    for image in frames + [cv2.pyrDown(f) for f in frames[:2]]:
+        spots = P.Spots(image)
+        plain, cored = reference_find_pips(image, False), reference_find_pips(image, True)
+        assert spots.pips(False) == plain and spots.pips(True) == cored
+        assert spots.pips(False) == plain  # asking for the cores leaves the plain pips as
+        assert len(cored) == len(plain) + sum(map(len, spots.cores()))
+        coreless += cored == plain
+    assert coreless >= 1
+
+
+def test_a_frames_candidates_are_the_ones_found_anew(frames):
+    """candidates.Frame: without the cores, with them (from the kept pips, or the same list
+    when the cores add none), at half resolution, in the order learned.look asks."""
+    for image in frames:
+        frame = C.Frame(image)
+        assert frame.candidates(cores=False) == C.candidates(image, cores=False)
+        assert frame.candidates() == C.candidates(image)
+        assert frame.half() == C.candidates(image, half=True)
+    alone = C.Frame(frames[1])  # with the cores first: found, not taken from the plain ones
+    assert alone.candidates() == C.candidates(frames[1]) != C.candidates(frames[1], cores=False)
+
+
+def reference_look(image: np.ndarray) -> list[learned.Seen]:
+    """learned.look as it was before the frame's pips were kept (commit defa003): candidates
+    found anew for each look, the cores' new candidates and the half-resolution ones
+    classified apart."""
+    first = learned._look(image, C.candidates(image, cores=False))
+    if len(learned._dice(learned._sure(first))) >= 2 or \
+            any(s.lean >= learned.LEAN_P for s in first):
+        return first
+    known = {s.candidate: s for s in first}
+    full = C.candidates(image)
+    seen = [known[c] for c in full if c in known] + \
+        learned._look(image, [c for c in full if c not in known])
+    more = [c for c in C.candidates(image, half=True) if not any(
+        learned._near(c, t.candidate) and C.same_size(c, t.candidate) for t in seen)]
+    return seen + learned._look(image, more)
+
+
+def test_what_the_reader_sees_is_what_the_looks_found_anew_see(frames):
+    second = 0
+    for image in frames:
+        seen = learned.look(image)
+        assert seen == reference_look(image)
+        second += len(seen) > len(learned._look(image, C.candidates(image, cores=False)))
+    assert second >= 2  # frames 1 and 4
 
 
 def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames):
     n = 0
-    for image in frames:
+    for image in frames[:4]:
         for half in (False, True):
             found = C.candidates(image, half=half)
             assert found == reference_candidates(image, half)
@@ -147,7 +210,7 @@ def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(fram
 
 
 def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
-    crops = np.stack([C.crop(image, c.x, c.y, c.side) for image in frames
+    crops = np.stack([C.crop(image, c.x, c.y, c.side) for image in frames[:4]
                       for c in C.candidates(image)])
     assert len(crops) > 20
     together = classify(crops)  # what a crop is, whatever else the frame shows
@@ -155,19 +218,29 @@ def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
     assert np.array_equal(together[3:9], classify(crops[3:9]))
 
 
+class FakeFrame:
+    """candidates.Frame with given candidates, counting what learned.look asks of it."""
+
+    def __init__(self, without_cores: list[C.Candidate], with_cores: list[C.Candidate],
+                 half: list[C.Candidate]) -> None:
+        self.found = {False: without_cores, True: with_cores}
+        self.halves = half
+        self.asked: list[str] = []
+
+    def candidates(self, cores: bool = True) -> list[C.Candidate]:
+        self.asked.append("cores" if cores else "plain")
+        return self.found[cores]
+
+    def half(self) -> list[C.Candidate]:
+        self.asked.append("half")
+        return self.halves
+
+
 def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(monkeypatch):
     die = C.Candidate(100.0, 100.0, 50.0, 3, 3, False)
-    halves: list[list[C.Candidate]] = []
-
-    def candidates(image: np.ndarray, half: bool = False,
-                   cores: bool = True) -> list[C.Candidate]:
-        if not half:
-            return [die]
-        halves.append([])
-        # the die again (near, of its size), and a die elsewhere
-        return [C.Candidate(104.0, 98.0, 55.0, 3, 3, False),
-                C.Candidate(300.0, 100.0, 50.0, 5, 5, False)]
-
+    # the die again (near, of its size), and a die elsewhere
+    frame = FakeFrame([die], [die], [C.Candidate(104.0, 98.0, 55.0, 3, 3, False),
+                                     C.Candidate(300.0, 100.0, 50.0, 5, 5, False)])
     looked: list[list[C.Candidate]] = []
 
     def look(image: np.ndarray, cands: list[C.Candidate], lean: float) -> list[learned.Seen]:
@@ -175,46 +248,40 @@ def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(m
         return [learned.Seen(c, c.fit or 0, 0.99, lean) for c in cands]
 
     image = np.zeros((480, 640, 3), np.uint8)
-    monkeypatch.setattr(learned, "candidates", candidates)
+    monkeypatch.setattr(learned, "Frame", lambda image: frame)
     monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, 0.0))
     seen = learned.look(image)
-    assert len(halves) == 1 and [s.candidate.x for s in seen] == [100.0, 300.0]
+    assert frame.asked.count("half") == 1 and [s.candidate.x for s in seen] == [100.0, 300.0]
     assert looked[-1] == [C.Candidate(300.0, 100.0, 50.0, 5, 5, False)]  # not the die again
     assert learned.decide(seen).values == (3, 5)
     # a leaning die in the first look: the frame is refused whatever the second would add
     monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, learned.LEAN_P))
     seen = learned.look(image)
-    assert len(halves) == 1 and learned.decide(seen).reason == "cocked"
+    assert frame.asked.count("half") == 1 and learned.decide(seen).reason == "cocked"
     monkeypatch.setattr(learned, "_look",
                         lambda i, c: look(i, c, np.nextafter(learned.LEAN_P, 0)))
     learned.look(image)
-    assert len(halves) == 2
+    assert frame.asked.count("half") == 2
 
 
 def test_the_pips_cores_are_looked_at_only_when_the_first_look_leaves_the_reading_open(
         monkeypatch):
     """The second look takes the frame's candidates with the pips' cores anew; one already
-    looked at is not looked at again, and the new ones are."""
-    die, other = C.Candidate(100.0, 100.0, 50.0, 3, 3, False), \
-        C.Candidate(300.0, 100.0, 50.0, 5, 5, False)
-    asked: list[bool] = []
-
-    def candidates(image: np.ndarray, half: bool = False,
-                   cores: bool = True) -> list[C.Candidate]:
-        if half:
-            return []
-        asked.append(cores)
-        return [die, other] if cores else [die]
-
+    looked at is not looked at again, and the new ones are, in one batch with the new ones of
+    half resolution."""
+    die, other, big = C.Candidate(100.0, 100.0, 50.0, 3, 3, False), \
+        C.Candidate(300.0, 100.0, 50.0, 5, 5, False), C.Candidate(300.0, 300.0, 90.0, 2, 2, False)
+    frame = FakeFrame([die], [die, other], [big])
     looked: list[list[C.Candidate]] = []
 
     def look(image: np.ndarray, cands: list[C.Candidate]) -> list[learned.Seen]:
         looked.append(cands)
         return [learned.Seen(c, c.fit or 0, 0.99, 0.0) for c in cands]
 
-    monkeypatch.setattr(learned, "candidates", candidates)
+    monkeypatch.setattr(learned, "Frame", lambda image: frame)
     monkeypatch.setattr(learned, "_look", look)
     seen = learned.look(np.zeros((480, 640, 3), np.uint8))
-    assert asked == [False, True]
-    assert looked[:2] == [[die], [other]]
-    assert learned.decide(seen).values == (3, 5)
+    assert frame.asked == ["plain", "cores", "half"]
+    assert looked == [[die], [other, big]]
+    assert [s.candidate for s in seen] == [die, other, big]
+    assert learned.decide(seen).reason == "too_many_dice"
