@@ -28,6 +28,8 @@ NEAR = 0.3           # candidates closer than this many sides, and of the same s
 SAME_SIZE = 1.3      # sides within this ratio: the same size
 LINK = 11.5          # pips this many radii apart may be one face (small pips: a 2's diagonal
 # is 2 x 0.29 x sqrt 2 / 0.075 = 10.9 radii)
+SPLIT = 0.85         # a group of more than 7 pips: split with the link this much shorter ...
+MIN_LINK = 4.5       # ... down to this (a 6's pips are 0.29 / 0.075 = 3.9 radii apart)
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,7 @@ class Frame:
 def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
     """The candidates of an image's pips, `scale` times the image's size."""
     h, w = shape[:2]
-    # more than 7 pips: a chip's inserts, printed text
-    plan = [_subsets(m) for m in group(pips, LINK) if len(m) <= 7]
+    plan = [_subsets(f) for m in group(pips, LINK) for f in _faces(pips, m, LINK)]
     fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])
     out, at = [], 0
     for subsets in plan:
@@ -93,6 +94,35 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate
                 out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
                                      c.side * scale, c.fit, c.pips, c.dark))
     return out
+
+
+def _faces(pips: list[Pip], members: list[int], link: float) -> list[list[int]]:
+    """A group of at most 7 pips as it is; a bigger one split by ever shorter links (SPLIT
+    times the last) until each part has 7 or fewer: two dice a few sides apart link into one
+    group (a 4's pips beside a 6's, 46 px apart at a radius of 4.2: 11 radii), whose parts
+    are faces. More than 7 pips of two dice make a face of 4 or more, and the dice lie a
+    side apart or more; a group split into nothing bigger than 3 (a chip's inserts, uneven
+    in a camera's view), into parts closer than a side (a leaning die's top and side
+    faces: its top face alone could pass for a flat die's), or still too big at MIN_LINK
+    (printed text), is no face."""
+    if len(members) <= 7:
+        return [members]
+    link *= SPLIT
+    if link < MIN_LINK:
+        return []
+    parts = [[members[i] for i in g] for g in group([pips[k] for k in members], link)]
+    faces = [f for part in parts for f in _faces(pips, part, link)]
+    if not any(len(f) >= 4 for f in faces) or _one_die(pips, faces):
+        return []
+    return faces
+
+
+def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:
+    """Do two of these faces lie closer than a die's side (from its pips' radius)?"""
+    xy = np.array([np.mean([(pips[i].x, pips[i].y) for i in f], axis=0) for f in faces])
+    side = median(np.array([pips[i].r for f in faces for i in f])) / PIP_RADIUS
+    apart = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    return bool(np.any(apart[np.triu_indices(len(faces), 1)] < side))
 
 
 def _subsets(members: list[int]) -> list[list[int]]:
