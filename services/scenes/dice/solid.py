@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -23,8 +23,18 @@ import numpy as np
 from services.scenes import nuisances as nz
 from services.scenes.dice.paint import SS, Canvas, face_texture, paste_quad, shadow, specular
 
-if TYPE_CHECKING:
-    from services.scenes.dice.scene import Widening
+
+class Lens(Protocol):
+    """What the camera is drawn from (scene.Widening has these): the tilt from the vertical
+    (degrees), the height above the felt (mm), a die's side in the frame (px), frame sizes."""
+    @property
+    def tilt(self) -> tuple[float, float]: ...
+    @property
+    def height_mm(self) -> tuple[float, float]: ...
+    @property
+    def die_px(self) -> tuple[float, float]: ...
+    @property
+    def sizes(self) -> tuple[tuple[int, int], ...]: ...
 
 # A die's corners (a side of 1, its base on the felt): the top face TL TR BR BL as seen
 # from above, then the base in the same order. Faces: corners (top edge first) and normal.
@@ -107,7 +117,7 @@ def cube(die: dict[str, Any], value: int, side: float, rng: np.random.Generator)
                  die["mode"])
 
 
-def choose_camera(rng: np.random.Generator, look: Widening, size: tuple[int, int],
+def choose_camera(rng: np.random.Generator, look: Lens, size: tuple[int, int],
                   points: np.ndarray, side: float, px_per_mm: float) -> Camera:
     """A camera of the widening's ranges that sees every point a fifth of a die inside the
     frame; the dice are made smaller until one does."""
@@ -129,7 +139,7 @@ def choose_camera(rng: np.random.Generator, look: Widening, size: tuple[int, int
 
 
 def shoot(sc: Canvas, dice: list[dict[str, Any]], values: Sequence[int], colours: tuple,
-          look: Widening, nuisances: Sequence[str], landing: np.ndarray, side: float,
+          look: Lens, nuisances: Sequence[str], landing: np.ndarray, side: float,
           px_per_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The frame of the top-down drawing `sc` (dice not yet drawn) with these dice as cubes;
     the landing quad, the dice's centres (a flat die's top face, else its body) and their
