@@ -112,12 +112,12 @@ def _to_1280x720(image: np.ndarray, label: dict[str, Any],
     import cv2
     big = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     h, w = big.shape[:2]
-    top = (h - 720) // 2
-    if top > 0:
-        big, top = big[top:top + 720], -top
+    if h >= 720:
+        cut = (h - 720) // 2
+        big, top = big[cut:cut + 720], -cut
     else:
-        big = cv2.copyMakeBorder(big, -top, 720 - h + top, 0, 0, cv2.BORDER_REFLECT_101)
-        top = -top
+        top = (720 - h) // 2
+        big = cv2.copyMakeBorder(big, top, 720 - h - top, 0, 0, cv2.BORDER_REFLECT_101)
     left = (1280 - w) // 2
     big = cv2.copyMakeBorder(big, 0, 0, left, 1280 - w - left, cv2.BORDER_REFLECT_101)
     # pixel centres: x' = (x + 0.5) * scale - 0.5 + offset

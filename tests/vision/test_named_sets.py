@@ -58,3 +58,14 @@ def test_dev_wheel_std_is_the_labelled_sets_recipe_at_its_own_seed():
     assert np.array_equal(image, want) and label["variant"] == "european"
     assert {k: v for k, v in label.items() if k != "conditions"} == want_label
     assert label["conditions"]["size"] == "640x480"
+
+
+@pytest.mark.parametrize("scale", [1.5, 1.502, 1.75, 2.0])
+def test_scaled_frames_are_1280x720_and_points_move_with_them(scale):
+    image = np.zeros((480, 640, 3), np.uint8)
+    image[200:203, 300:303] = 255                     # a dot centred at (301, 201)
+    big, label = named_sets._to_1280x720(image, {"ball_xy": (301.0, 201.0)}, scale)
+    assert big.shape == (720, 1280, 3)
+    ys, xs = np.nonzero(big[..., 0] > 128)
+    assert abs(xs.mean() - label["ball_xy"][0]) < 0.6
+    assert abs(ys.mean() - label["ball_xy"][1]) < 0.6
