@@ -363,7 +363,7 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
             other, _ = straightened(red, green, again)
             reading = other if other.margin > reading.margin else reading
     if reading.margin < OPPOSITE_MARGIN and _two_greens(layout):
-        across = _opposite(red, green, layout, reading.zero_angle, score, margin)
+        across = _opposite(red, green, layout, zero, score, margin)
         reading = across if across is not None and across.margin > reading.margin else reading
     return reading
 
@@ -391,13 +391,22 @@ def _opposite(red: np.ndarray, green: np.ndarray, layout: WheelLayout, zero: flo
     f_red, f_green, n_red, n_green = _template_spectra(layout)
     scores = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
     scores /= 1 + GREEN_WEIGHT
-    # bins within 1.5 pockets of the point opposite the reading's zero
+    # bins within 1.5 pockets of the point opposite `zero`: if `zero` is 00 a pocket aside
+    # (red and black matching), the true zero is a pocket from that point, and the rigid
+    # peak there can be lower than the one two pockets from it (dev-focus frame 9): the
+    # two highest peaks there are read, and the surer one kept
     here = int(zero * BINS / 360.0)
     reach = int(np.ceil(1.5 * layout.pitch * BINS / 360.0))
-    near = (here + BINS // 2 + np.arange(-reach, reach + 1)) % BINS
-    j = int(near[np.argmax(scores[near])])
-    again = _read_bend(red, green, layout, (j + 0.5) * 360.0 / BINS, score, margin)
-    return None if again is None else straightened(red, green, again)[0]
+    near = (here + BINS // 2 + np.arange(-reach - 1, reach + 2)) % BINS
+    v = scores[near]
+    peaks = np.flatnonzero((v[1:-1] >= v[:-2]) & (v[1:-1] >= v[2:])) + 1
+    best: RotorReading | None = None
+    for j in near[peaks[np.argsort(-v[peaks])][:2]].tolist():
+        again = _read_bend(red, green, layout, (j + 0.5) * 360.0 / BINS, score, margin)
+        if again is not None:
+            other = straightened(red, green, again)[0]
+            best = other if best is None or other.margin > best.margin else best
+    return best
 
 
 def _with(r: RotorReading, **changes: Any) -> RotorReading:

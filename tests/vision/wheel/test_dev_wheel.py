@@ -41,3 +41,31 @@ def test_american_zero_not_taken_for_the_double_zero_across_the_wheel(i):
     assert reading.pocket == label["pocket"], reading.reason
     assert reading.scores["rotor_margin"] >= RO.OPPOSITE_MARGIN
     assert reading.scores["boundaries"] >= 30
+
+
+def _focus(i: int):
+    """dev-wheel's weakest conditions alone (development seed 795004): American wheels,
+    rotors of 90-120 px, cameras tilted up to 30 degrees, every style in turn."""
+    import numpy as np
+
+    from services.scenes import nuisances as nz
+    from services.scenes.wheel.scene import render_wheel_scene
+    from services.scenes.wheel.style import EXTRA_STYLES, STYLES
+    rng = np.random.default_rng([795_004, i])
+    names = nz.pick(rng, nz.NUISANCES)
+    return render_wheel_scene(rng, "american", style=sorted(STYLES | EXTRA_STYLES)[i % 7],
+                              nuisances=names, pocket_rate=0.7, tilt_max=30.0, dist_min=2.5,
+                              rotor_px=(90.0, 120.0))
+
+
+@pytest.mark.parametrize("i", [9, 47])
+def test_zero_looked_for_across_from_the_rigid_peak_not_from_a_retried_reading(i):
+    # 47: the retry from the zero the straightened ring preferred already sat on the other
+    # side; looking across from it went back to the wrong one (margin 0.076, ball_on_fret).
+    # 9: across the wheel two rigid peaks two pockets apart; the higher one read with 18
+    # boundaries, the lower one with 34 (margin 0.55)
+    image, label = _focus(i)
+    assert not label.no_decision
+    reading = read_wheel(image, "american")
+    assert reading.pocket == label.pocket, reading.reason
+    assert reading.scores["rotor_margin"] >= RO.OPPOSITE_MARGIN
