@@ -114,3 +114,17 @@ def test_the_small_rotor_allowance_counts_a_1280x720_frames_pixels_as_a_640x480_
     reading = read_wheel(image, label["variant"])
     assert reading.pocket == label["pocket"], reading.reason
     assert reading.scores["ball_elongation"] > R.AT_REST["elongation"]
+
+
+@pytest.mark.parametrize("i", [47, 302])
+def test_near_rotor_far_off_axis_found_from_longer_centre_votes(i, monkeypatch):
+    # the dev-wheel recipe at seed 795008: 1280x720, rotors of 278-280 px seen 22-30
+    # degrees off-axis; the coarse centre ~110 px off, the edge search from it (and again
+    # from its ellipse) agreed at 0.65 on an ellipse a third too narrow (no_wheel)
+    monkeypatch.setitem(named_sets.WHEEL_DEV, "dev-wheel-795008", (795_008, 400))
+    image, label = named_sets.wheel_dev_frame("dev-wheel-795008", i)
+    assert image.shape[:2] == (720, 1280) and label["conditions"]["rotor_px"] > 250
+    found = locate_rotor(image)
+    assert found is not None and found[1] >= 0.9
+    reading = read_wheel(image, label["variant"])
+    assert reading.pocket == label["pocket"], reading.reason
