@@ -55,7 +55,7 @@ def synth(out_dir: str, kind: str, n: int, seed: int, nuisances: str, no_decisio
 # ---------------------------------------------------------------- eval
 
 SETS = click.Choice(["foreign", "heldout", "tuning", "dev-tuning", "dev-first", "dev-wide",
-                     "dev-leaning", "dev-solid"])
+                     "dev-leaning", "dev-solid", "dev-wheel", "dev-wheel-std"])
 
 
 @click.command(name="eval")
@@ -63,8 +63,10 @@ SETS = click.Choice(["foreign", "heldout", "tuning", "dev-tuning", "dev-first", 
 @click.option("--set", "named", type=SETS,
               help="Render and score a named set instead of SET_DIR: foreign (the second "
                    "renderer's evaluation set), heldout (the first generator's held-out set), "
-                   "tuning (the second renderer's tuning region) or dev-* (dice only: the "
-                   "face classifier's validation frames).")
+                   "tuning (the second renderer's tuning region), dev-wheel and dev-wheel-std "
+                   "(wheel only: development frames of the first generator, widened and "
+                   "as labelled) or another dev-* (dice only: the face classifier's "
+                   "validation frames).")
 @click.option("--kind", type=click.Choice(["dice", "wheel", "both"]), default="both",
               show_default=True, help="With --set: which reader.")
 @click.option("-n", "n", type=click.IntRange(min=1), help="With --set: frames per kind.")
@@ -86,7 +88,11 @@ def eval_(set_dir: str | None, named: str | None, kind: str, n: int | None, cali
         raise click.UsageError("give SET_DIR or --set, not both")
     if named is not None:
         kinds = ["dice", "wheel"] if kind == "both" else [kind]
-        if named.startswith("dev-"):
+        if named.startswith("dev-wheel"):
+            if kind == "dice":
+                raise click.UsageError(f"--set {named} has wheel frames only")
+            kinds = ["wheel"]
+        elif named.startswith("dev-"):
             if kind == "wheel":
                 raise click.UsageError(f"--set {named} has dice frames only")
             kinds = ["dice"]

@@ -32,7 +32,12 @@ VOTE_SIDE = 120              # coarse centre search on the frame shrunk to this 
 VOTE_DIST = np.arange(15, 52, 3.0, dtype=np.float32)
 STRONG_EDGES = 0.06          # fraction of the shrunk frame's pixels that vote
 _VOTE_D = np.concatenate([VOTE_DIST, -VOTE_DIST])[:, None]
+# ... and when the edge search from that centre does not agree (`locate_rotor`): longer
+# distances, without the shortest (a near rotor seen far off-axis; see `_far_centre`)
+FAR_VOTE_DIST = np.arange(27, 76, 3.0, dtype=np.float32)
+_FAR_VOTE_D = np.concatenate([FAR_VOTE_DIST, -FAR_VOTE_DIST])[:, None]
 N_DIRS = 120                 # directions sampled around the centre
+RECENTRE_BELOW = 0.75        # edge agreement under which the search starts again from its ellipse
 ROTOR_SIZE = (0.12, 0.6)     # rotor radius as a fraction of the frame's smaller side (a
                              # close camera shows the rotor whole and the bowl cut)
 _TH = np.linspace(0, 2 * np.pi, N_DIRS, endpoint=False).astype(np.float32)
@@ -161,8 +166,9 @@ def radians32(theta_deg) -> np.ndarray:
     return out
 
 
-def coarse_centre(img: np.ndarray) -> tuple[float, float]:
-    """Where the frame's circular edges agree (full-size pixels)."""
+def coarse_centre(img: np.ndarray, dists: np.ndarray = _VOTE_D) -> tuple[float, float]:
+    """Where the frame's circular edges agree (full-size pixels); `dists`: the vote
+    distances in the shrunk frame's pixels, both signs (a column)."""
     scale = min(img.shape[:2]) / VOTE_SIDE
     g = _shrunk_grey(img, scale)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
@@ -186,7 +192,7 @@ def coarse_centre(img: np.ndarray) -> tuple[float, float]:
     ux, uy = gx.ravel()[at] / m, gy.ravel()[at] / m
     # one row per distance, one column per edge pixel: numpy's loops then run along the
     # ~1500 pixels, not the 26 distances
-    px, py = _votes(xs, ux), _votes(ys, uy)
+    px, py = _votes(xs, ux, dists), _votes(ys, uy, dists)
     # float32 votes: 40 % faster; inside the frame: as unsigned, a negative is out too
     ok = (px.view(np.uint32) < w) & (py.view(np.uint32) < h)
     flat = py * w
@@ -220,10 +226,10 @@ def _shrunk_grey(img: np.ndarray, scale: float) -> np.ndarray:
                       interpolation=cv2.INTER_AREA)
 
 
-def _votes(at: np.ndarray, step: np.ndarray) -> np.ndarray:
+def _votes(at: np.ndarray, step: np.ndarray, dists: np.ndarray = _VOTE_D) -> np.ndarray:
     """rint(at + d * step) for every vote distance d (rows) and edge pixel (columns), as
     int32: the sum formed in place (the same values, one float32 grid instead of three)."""
-    grid = _VOTE_D * step[None, :]
+    grid = dists * step[None, :]
     grid += at.astype(np.float32)[None, :]
     np.rint(grid, out=grid)
     return grid.astype(np.int32)
@@ -315,17 +321,52 @@ def _radii(lo: float, hi: float, n: int, width: float) -> np.ndarray:
 
 def locate_rotor(img: np.ndarray) -> tuple[Ellipse, float] | None:
     """The rotor's outer edge in a BGR frame, and how many directions agree (0..1)."""
-    cx, cy = coarse_centre(img)
-    r0 = ring_radius(img, (cx, cy))
+    best = _located(img, coarse_centre(img))
+    if best is not None and best[1] < RECENTRE_BELOW:  # (on an empty table: none found)
+        far = _located(img, coarse_centre(img, _FAR_VOTE_D))
+        if far is not None and far[1] > best[1]:
+            best = far
+    return best if best is not None and plausible(best[0], img.shape) else None
+
+
+def _located(img: np.ndarray, centre: tuple[float, float]) -> tuple[Ellipse, float] | None:
+    """The rotor's edge searched from a coarse centre: from the circle of the number ring
+    around it, by both first-pass rules when the first agrees poorly, and again from the
+    ellipse found when it agrees under `RECENTRE_BELOW`.
+
+    When even that stays under it, `locate_rotor` votes for the centre again with longer
+    distances, without the shortest (`FAR_VOTE_DIST`: 27-75 pixels of the shrunk frame
+    instead of 15-51): a near rotor (270-280 px on a 1280x720 frame, 39 % of its side) seen
+    22-30 degrees off-axis had its centre voted ~110 px off by the inner circles' normals,
+    and the edge search from there agreed at 0.65 on an ellipse a third too narrow; from the
+    longer votes, 1.0 (seed 795008 frames 47 and 302, dev-wheel recipe)."""
+    r0 = ring_radius(img, centre)
     if r0 is None:
         return None
-    start = Ellipse(cx, cy, r0, r0, 0.0)
+    start = Ellipse(centre[0], centre[1], r0, r0, 0.0)
     best = _refine(img, start, outermost=True)
     if best is None or best[1] < 0.9:  # poor agreement: try the other first-pass rule
         other = _refine(img, start, outermost=False)
         if other is not None and (best is None or other[1] > best[1]):
             best = other
-    return best if best is not None and plausible(best[0], img.shape) else None
+    if best is not None and best[1] < RECENTRE_BELOW:
+        best = _recentred(img, best)
+    return best
+
+
+def _recentred(img: np.ndarray, found: tuple[Ellipse, float]) -> tuple[Ellipse, float]:
+    """The search again from the ellipse it found, when too few directions agreed on it.
+    A wheel seen far off-axis (tilt 25-30 degrees, perspective) is an ellipse whose edge
+    normals crowd at its evolute's cusps, not at its centre: the coarse centre can land there,
+    60-90 px off on a 1280x720 frame, and the first circle guess is then too far off for the
+    edge search to agree (0.4-0.6 of the directions). The ellipse it found is near enough:
+    searched again from it, 0.98-1.0 agreed (dev-wheel frames 2 and 32, seed 795001)."""
+    again = _refine(img, found[0], outermost=True)
+    if again is None or again[1] < 0.9:
+        other = _refine(img, found[0], outermost=False)
+        if other is not None and (again is None or other[1] > again[1]):
+            again = other
+    return again if again is not None and again[1] > found[1] else found
 
 
 def plausible(ell: Ellipse, shape: tuple[int, ...]) -> bool:

@@ -55,6 +55,20 @@ BALL_WHITENESS_MIN = 0.68    # peak over the frets' brightness nearby (balls ~1.
 # tuning frames: elongation <= 1.47, whiteness >= 0.98 but for one at 0.76; the nearest
 # look-alikes that were round enough (blurred streaks) reached whiteness 0.73
 AT_REST = {"elongation": 1.55, "whiteness": 0.85, "contrast": BALL_CONTRAST_MIN}
+# A camera's shake or slow shutter blurs the frame along a line of a few pixels (the
+# generator: 3-7 at 640x480), a fixed part of the field of view and so a larger part of a
+# small ball: on rotors of 86-96 px (ball radius ~3.2 px) settled balls under it measured
+# elongation 1.46-1.65, against <= 1.45 on larger rotors (development sets, 1,033 settled
+# frames, seeds 795001-795006). The at-rest bound rises linearly from 1.55 at a rotor radius
+# of 125 px to 1.70 at 90 px and below - radii as a 640x480 camera with the same field of
+# view sees them (a 1280x720 frame's divided by 1.5: the shake is an angle, its pixels grow
+# with the resolution) -, for a white ball only (whiteness >= 1.0; those balls: 1.42-2.26):
+# a moving ball on a 98 px rotor measured 1.78 with whiteness 0.88 (no-decision frames
+# with small rotors and camera blur, seed 795005). What else reached the decision that
+# far was refused before it: balls on a fret (offset), glare and hands (area > 1.45).
+SMALL_ROTOR_PX = (125.0, 90.0)
+SMALL_ROTOR_ELONGATION = 0.15
+SMALL_ROTOR_WHITENESS = 1.0
 # A settled ball's area at half height: <= 1.08 ball areas on 751 correct readings (tuning
 # region, and the first generator with cameras up to 25 degrees and 2.5 radii; seeds
 # 515140-515141) but one at 1.60; the fingers of a hand over a ball merged with it at 1.68.
@@ -175,7 +189,9 @@ def _read_ball(frame, layout: WheelLayout, ell: Ellipse, rotor: RotorReading) ->
     inside = [s for s in candidates if _ball_like(s) and BALL_RADIUS[0] <= s.r <= BALL_RADIUS[1]
               and not _repeats(s, candidates, layout.n)]
     if inside:
-        return _in_pocket_ring(layout, ell, rotor, strip, inside)
+        # the rotor's radius as a 640x480 camera with the same field of view would see it
+        rotor_px = ell.radius * 480.0 / min(frame.shape[:2])
+        return _in_pocket_ring(layout, ell, rotor, strip, inside, rotor_px)
     return _elsewhere(frame, layout, ell, rotor, strip)
 
 
@@ -236,17 +252,27 @@ def _white_on_plain(s: Spot) -> bool:
             and s.whiteness >= PLAIN["whiteness"] and s.elongation <= PLAIN["elongation"])
 
 
-def _at_rest(s: Spot) -> bool:
+def _at_rest(s: Spot, rotor_px: float) -> bool:
     plain = _white_on_plain(s)
-    return (s.elongation <= AT_REST["elongation"]
+    round_enough = s.elongation <= AT_REST["elongation"] or (
+        s.elongation <= at_rest_elongation(rotor_px) and s.whiteness >= SMALL_ROTOR_WHITENESS)
+    return (round_enough
             and (s.whiteness >= AT_REST["whiteness"] or plain)
             and s.contrast >= (AT_REST["contrast"] if not plain else PLAIN["contrast"]))
 
 
-def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot]):
+def at_rest_elongation(rotor_px: float) -> float:
+    """The largest elongation of a ball at rest on a rotor of radius `rotor_px` (pixels)."""
+    big, small = SMALL_ROTOR_PX
+    t = min(max((big - rotor_px) / (big - small), 0.0), 1.0)
+    return AT_REST["elongation"] + SMALL_ROTOR_ELONGATION * t
+
+
+def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list[Spot],
+                    rotor_px: float):
     ball = inside[0]
     geo = _geometry(layout, ell, rotor, strip, ball)
-    rivals = [s for s in inside[1:] if _at_rest(s) and s.contrast >= 0.6 * ball.contrast
+    rivals = [s for s in inside[1:] if _at_rest(s, rotor_px) and s.contrast >= 0.6 * ball.contrast
               and _apart(layout, strip, ball, s)]
     if rivals:
         return _no(layout, R.NO_BALL, ell, **geo)  # two ball-like spots: not sure which
@@ -265,7 +291,7 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
     geo["scores"].update(halo=halo(strip, ball))
     if geo["scores"]["halo"] >= GLARE_HALO_MIN:  # a bump on a lamp's reflection, not a ball
         return _no(layout, R.GLARE, ell, **geo)
-    if not _at_rest(ball):  # a ball-like smear, not a sharp ball: still moving
+    if not _at_rest(ball, rotor_px):  # a ball-like smear, not a sharp ball: still moving
         return _no(layout, R.BALL_MOVING, ell, **geo)
     run = rotor.longest_unseen_run()[0]
     if (rotor.margin < ROTOR_MARGIN_MIN or rotor.boundaries < BOUNDARIES_MIN

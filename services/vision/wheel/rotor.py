@@ -351,18 +351,62 @@ def read_rotor(img: np.ndarray, ell: Ellipse, layout: WheelLayout) -> RotorReadi
     zero, score, margin = phase(red, green, layout)
     chosen = _read_bend(red, green, layout, zero, score, margin)
     if chosen is None:
-        return None
+        return _opposite(red, green, layout, zero, score, margin) if _two_greens(layout) \
+            else None
     reading, best = straightened(red, green, chosen)
-    if reading.margin >= RETRY_MARGIN:
-        return reading
-    # The straightened ring prefers another zero (a strong bend can pull the rigid
-    # template's best offset a pocket or two aside, or from 0 to 00): start again from it,
-    # with every check, and keep whichever reading is surer.
-    again = _read_bend(red, green, layout, reading.angle_of(best, RING_R), score, margin)
-    if again is None:
-        return reading
-    other, _ = straightened(red, green, again)
-    return other if other.margin > reading.margin else reading
+    if reading.margin < RETRY_MARGIN:
+        # The straightened ring prefers another zero (a strong bend can pull the rigid
+        # template's best offset a pocket or two aside, or from 0 to 00): start again from
+        # it, with every check, and keep whichever reading is surer.
+        again = _read_bend(red, green, layout, reading.angle_of(best, RING_R), score, margin)
+        if again is not None:
+            other, _ = straightened(red, green, again)
+            reading = other if other.margin > reading.margin else reading
+    if reading.margin < OPPOSITE_MARGIN and _two_greens(layout):
+        across = _opposite(red, green, layout, zero, score, margin)
+        reading = across if across is not None and across.margin > reading.margin else reading
+    return reading
+
+
+def _two_greens(layout: WheelLayout) -> bool:
+    return layout.colours.count(GREEN_C) == 2
+
+
+OPPOSITE_MARGIN = 0.35  # an American reading under it is also read from the other green
+
+
+def _opposite(red: np.ndarray, green: np.ndarray, layout: WheelLayout, zero: float,
+              score: float, margin: float) -> RotorReading | None:
+    """The reading started from the best rigid offset on the wheel's other side from `zero`
+    (straightened), or None. On an American wheel 0 and 00 face each other and the colours
+    after 00 are those after 0 swapped, so the template moved half a turn and one pocket
+    matches all the red and black and misses only the greens: where the greens read weakly
+    (a colour cast on black lacquer or silver pockets, a tilted camera) the two rigid peaks
+    half a turn apart scored within 0.02 and the wrong one won. Its bend then took up the
+    pocket (its constant term) and it read with 18-21 boundaries, 3-5 sectors off and a
+    straightened margin of 0.06-0.2, or found too few boundaries at all, where the other
+    side read with 34, 0-1 and 0.54-0.56 (dev-wheel frames 63, 315 and 349, seed 795001).
+    Correct straightened readings measure 0.35 or more (`OPPOSITE_MARGIN`); the caller keeps
+    the surer reading."""
+    f_red, f_green, n_red, n_green = _template_spectra(layout)
+    scores = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
+    scores /= 1 + GREEN_WEIGHT
+    # bins within 1.5 pockets of the point opposite `zero`: if `zero` is 00 a pocket aside
+    # (red and black matching), the true zero is a pocket from that point, and the rigid
+    # peak there can be lower than the one two pockets from it (dev-focus frame 9): the
+    # two highest peaks there are read, and the surer one kept
+    here = int(zero * BINS / 360.0)
+    reach = int(np.ceil(1.5 * layout.pitch * BINS / 360.0))
+    near = (here + BINS // 2 + np.arange(-reach - 1, reach + 2)) % BINS
+    v = scores[near]
+    peaks = np.flatnonzero((v[1:-1] >= v[:-2]) & (v[1:-1] >= v[2:])) + 1
+    best: RotorReading | None = None
+    for j in near[peaks[np.argsort(-v[peaks])][:2]].tolist():
+        again = _read_bend(red, green, layout, (j + 0.5) * 360.0 / BINS, score, margin)
+        if again is not None:
+            other = straightened(red, green, again)[0]
+            best = other if best is None or other.margin > best.margin else best
+    return best
 
 
 def _with(r: RotorReading, **changes: Any) -> RotorReading:

@@ -18,6 +18,9 @@ before the reasons were stored count none). Exit status 1 when the new reader gi
 pocket or decides a no-decision frame where the old one did not (with `--exact`: when any
 pocket, no-decision flag or reason differs). Not collected by pytest (a tool, ~1.5 minutes
 per 1,000 frames and rep).
+
+`--named dev-wheel,dev-wheel-std`: the frames of those named wheel sets
+(services/scenes/named_sets.py) instead, rendered in this process (not cached).
 """
 from __future__ import annotations
 
@@ -91,6 +94,18 @@ def frames(cache: Path) -> list[Frame]:
         canvas = np.full((720, 1280, 3), (40, 70, 30), np.uint8)
         canvas[:, 160:1120] = big[:720]
         out.append(("1280x720_" + name, np.asarray(canvas), variant, pocket, reason))
+    return out
+
+
+def named_frames(names: list[str]) -> list[Frame]:
+    """The frames of named wheel sets (`casino vision eval --set NAME`), with their labels."""
+    from services.scenes import named_sets
+    out = []
+    for name in names:
+        for file, image, label in named_sets.frames(name, "wheel", jobs=1):
+            pocket = label.get("pocket")
+            out.append((file, image, str(label["variant"]),
+                        None if pocket is None else str(pocket), label.get("reason")))
     return out
 
 
@@ -183,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="the report as JSON")
     ap.add_argument("--exact", action="store_true",
                     help="fail when any reading differs (not only when one is worse)")
+    ap.add_argument("--named", help="comma list of named wheel sets (e.g. dev-wheel) to "
+                                    "read instead of the development frames")
     args = ap.parse_args(argv)
     if args.reps < 1:
         ap.error("--reps: must be >= 1")
@@ -190,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     from services.vision.wheel import read_wheel
 
     with tempfile.TemporaryDirectory() as tmp:
-        report = compare(frames(args.cache), base_reader(args.base, Path(tmp)), read_wheel,
-                         args.reps)
+        items = named_frames(args.named.split(",")) if args.named else frames(args.cache)
+        report = compare(items, base_reader(args.base, Path(tmp)), read_wheel, args.reps)
     if args.json:
         print(json.dumps(report, indent=1))
     else:
