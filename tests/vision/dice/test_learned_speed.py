@@ -82,7 +82,8 @@ def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit()
 
 def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
     """The candidate finder as it was written before it was made faster (commit 9ae4ed2):
-    each subset fitted by itself, distances pair by pair."""
+    each subset fitted by itself, distances pair by pair; with the split of groups of more
+    than 7 pips (candidates._faces) added since."""
     scale = 1.0
     if half:
         image, scale = cv2.pyrDown(image), 2.0
@@ -99,9 +100,7 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
         return C.Candidate(cx, cy, side, value, len(members), dark)
 
     found = []
-    for members in P.group(pips, C.LINK):
-        if len(members) > 7:
-            continue
+    for members in (f for g in P.group(pips, C.LINK) for f in C._faces(pips, g, C.LINK)):
         dark = pips[members[0]].dark
         whole = fit(members, dark)
         if len(members) == 1:
