@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from services.vision.stats import median
+from services.vision.wheel.area import shrink_area
 from services.vision.wheel.harmonics import Basis, robust_fit
 
 VOTE_SIDE = 120              # coarse centre search on the frame shrunk to this smaller side
@@ -218,7 +219,8 @@ def _shrunk_grey(img: np.ndarray, scale: float) -> np.ndarray:
     """The frame in grey, shrunk by `scale`. By a power of two (a 640x480 frame: 4) as
     halvings with INTER_LINEAR, each the mean of 2 x 2 pixels: within one grey level of
     INTER_AREA's 4 x 4 mean, in an eighth of its time (25 against 215 us); other factors
-    (1280x720: 6) by INTER_AREA as before."""
+    (1280x720: 6) by INTER_AREA as before (where that is not a whole factor of both sides,
+    213 x 120 from 1280 x 720, by `area.shrink_area`: the same values, ~2/3 of the time)."""
     h, w = img.shape[:2]
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     if scale in (2.0, 4.0, 8.0) and h % int(scale) == 0 and w % int(scale) == 0:
@@ -226,8 +228,10 @@ def _shrunk_grey(img: np.ndarray, scale: float) -> np.ndarray:
             h, w, scale = h // 2, w // 2, scale / 2
             g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
         return g
-    return cv2.resize(g, (int(round(w / scale)), int(round(h / scale))),
-                      interpolation=cv2.INTER_AREA)
+    size = (int(round(w / scale)), int(round(h / scale)))
+    if w % size[0] or h % size[1]:  # OpenCV's general area path: its arithmetic, quicker
+        return shrink_area(g, *size)
+    return cv2.resize(g, size, interpolation=cv2.INTER_AREA)
 
 
 def _votes(at: np.ndarray, step: np.ndarray, dists: np.ndarray = _VOTE_D) -> np.ndarray:
