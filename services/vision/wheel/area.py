@@ -32,13 +32,14 @@ def shrink_area(grey: np.ndarray, width: int, height: int) -> np.ndarray:
     buf = t[cols[0]] * col_w[0][:, None]  # = 0 + first product, exactly
     for k in range(1, len(cols)):
         buf += t[cols[k]] * col_w[k][:, None]
-    # buf: width x h; now along the source rows (its columns)
-    out = buf[:, rows[0]] * row_w[0]
+    # buf: width x h; back to h x width, then along the source rows likewise
+    back = cv2.transpose(buf)
+    out = back[rows[0]] * row_w[0][:, None]
     for k in range(1, len(rows)):
-        out += buf[:, rows[k]] * row_w[k]
+        out += back[rows[k]] * row_w[k][:, None]
     np.rint(out, out=out)
     np.clip(out, 0, 255, out=out)
-    return cv2.transpose(out.astype(np.uint8))
+    return out.astype(np.uint8)
 
 
 @lru_cache(maxsize=8)
