@@ -104,7 +104,9 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
     middle = _lower_middle_of_4(norm) if repeats == 4 else _median_over_repeats(norm)
-    return np.concatenate([middle] * repeats, 1) * gain  # = np.tile(middle, (1, repeats))
+    # np.tile: the same copies as concatenating `repeats` of them, 23 against 37 us on a
+    # pocket strip (37-38 repeats; about even on the bowl's 4)
+    return np.tile(middle, (1, repeats)) * gain
 
 
 def _median_over_repeats(x: np.ndarray) -> np.ndarray:
@@ -273,16 +275,33 @@ class _Noise:
         c = int(self.centres[j])  # columns c - half .. c + half - 1 (wrapped)
         return _median_float(self._by_col[c:c + 2 * self.half]) * 1.48
 
+    def _block_medians(self, js: np.ndarray) -> np.ndarray:
+        """`_block` of several blocks, in one partition of their stacked copies (the same
+        order statistics, so the same values: a frame needs ~10-25 of them)."""
+        width = 2 * self.half
+        starts = self.centres[js].astype(np.intp)
+        stack = self._by_col[starts[:, None] + np.arange(width)].reshape(len(js), -1)
+        h = stack.shape[1] // 2
+        stack.partition(h, axis=1)
+        if stack.shape[1] % 2:
+            med = stack[:, h]
+        else:
+            med = (np.maximum.reduce(stack[:, :h], 1) + stack[:, h]) / 2
+        return med.astype(np.float64) * 1.48
+
     def at(self, xs: np.ndarray) -> np.ndarray:
         """Noise at strip columns `xs` (0..cols-1), float32."""
         if not self.local:
             return np.full(len(xs), self.whole, np.float32)
         n = len(self.centres)
-        for lo in set((xs // self.step).tolist()):
-            for j in (lo, (lo + 1) % n):
-                if not self._done[j]:
-                    self._blocks[j] = self._block(j)
-                    self._done[j] = True
+        lo = np.unique(xs // self.step)
+        need = np.unique(np.concatenate([lo, (lo + 1) % n]))
+        need = need[~self._done[need]]
+        if len(need) == 1:
+            self._blocks[need[0]] = self._block(int(need[0]))
+        elif len(need):
+            self._blocks[need] = self._block_medians(need)
+        self._done[need] = True
         self._blocks[n] = self._blocks[0]
         near = np.interp(xs, self._nodes, self._blocks)
         return np.minimum(np.maximum(near, 2.0), self.whole).astype(np.float32)

@@ -91,6 +91,34 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
     assert abs(x - 330) < 4 and abs(y - 250) < 4
 
 
+def test_noise_blocks_in_one_partition_are_the_single_medians():
+    """`_Noise.at` takes the blocks it needs in one partition (ninth round): the values of
+    `_block`, one median at a time, as before."""
+    rng = np.random.default_rng(8)
+    a = np.abs(rng.normal(0, 6, (34, 608))).astype(np.float32)
+    for xs in (rng.integers(0, 608, 1), rng.integers(0, 608, 12), np.arange(0, 608, 5)):
+        noise = strips._Noise(a, 9.0, 16, True)
+        got = noise.at(xs)
+        plain = strips._Noise(a, 9.0, 16, True)
+        blocks = np.array([plain._block(j) for j in range(len(plain.centres))] + [0.0],
+                          np.float32)
+        blocks[-1] = blocks[0]
+        want = np.minimum(np.maximum(np.interp(xs, plain._nodes, blocks), 2.0), 9.0)
+        assert np.array_equal(got, want.astype(np.float32))
+
+
+def test_expected_pattern_tiles_the_median_as_the_concatenation_did():
+    rng = np.random.default_rng(9)
+    for rows, repeats, blocks, cols in ((34, 37, 37, 592), (34, 38, 38, 608), (56, 4, 36, 900)):
+        values = rng.uniform(0, 255, (rows, cols)).astype(np.float32)
+        gain = strips.smooth_gain(values, blocks)
+        norm = (values / gain).reshape(rows, repeats, cols // repeats)
+        middle = strips._lower_middle_of_4(norm) if repeats == 4 else \
+            strips._median_over_repeats(norm)
+        want = np.concatenate([middle] * repeats, 1) * gain
+        assert np.array_equal(strips.expected_pattern(values, repeats, blocks), want)
+
+
 def _plain_bend(warp: np.ndarray, theta_deg, r):
     t = np.asarray(np.deg2rad(theta_deg), dtype=np.float32)
     c, s = np.cos(t).astype(float), np.sin(t).astype(float)
