@@ -416,6 +416,7 @@ _WIN = int(np.ceil(2.5 * _BALL_CELLS_R))
 _WY, _WX = np.mgrid[-_WIN:_WIN + 1, -_WIN:_WIN + 1].astype(np.float64)
 _WX_ROW, _WY_COL = _WX[:1], _WY[:, :1]
 _KERNEL_R = 0.8 * _BALL_CELLS_R + 0.5  # mean-shift window, narrower than the ball
+_W1XY = np.stack([np.ones_like(_WX), _WX, _WY])  # 1, x, y over the window (3 x window)
 
 
 def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
@@ -432,6 +433,7 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
     floor = np.partition(patch.ravel(), int(0.3 * patch.size))[int(0.3 * patch.size)]
     w0 = np.maximum(patch - floor, 0)
     cx, cy = col - c0, row - r0
+    prod = np.empty(_W1XY.shape)
     for _ in range(4):
         # the squared offsets along a row and a column, added as a grid: the same values
         # as on the two grids, for two small vectors' work; the kernel then in place
@@ -440,12 +442,14 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
         np.subtract(_KERNEL_R, d2, out=d2)
         np.maximum(d2, 0, out=d2)
         np.minimum(d2, 1, out=d2)
-        w = w0 * d2
-        tot = float(np.add.reduce(w, None))  # = w.sum(), without its wrapper
+        # w, w x and w y in one product and one reduction along rows of 361: the same
+        # pairwise sums as w.sum(), (w * _WX).sum(), (w * _WY).sum() (ninth round)
+        np.multiply(w0, d2, out=d2)
+        np.multiply(d2, _W1XY, out=prod)
+        tot, sx, sy = np.add.reduce(prod.reshape(3, -1), 1).tolist()
         if tot <= 0:
             break
-        cx = float(np.add.reduce(w * _WX, None)) / tot
-        cy = float(np.add.reduce(w * _WY, None)) / tot
+        cx, cy = sx / tot, sy / tot
     return c0 + cx, r0 + cy
 
 

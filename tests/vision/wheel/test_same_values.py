@@ -119,6 +119,39 @@ def test_expected_pattern_tiles_the_median_as_the_concatenation_did():
         assert np.array_equal(strips.expected_pattern(values, repeats, blocks), want)
 
 
+def _plain_centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
+    """`strips._centre` as it was before the ninth round (three separate sums)."""
+    win, wx, wy = strips._WIN, strips._WX, strips._WY
+    rows, cols = values.shape
+    c0, r0 = int(round(col)), int(round(row))
+    ys = np.clip(np.arange(r0 - win, r0 + win + 1), 0, rows - 1)
+    xs = np.arange(c0 - win, c0 + win + 1) % cols
+    patch = values[ys[:, None], xs[None, :]].astype(np.float64)
+    floor = np.partition(patch.ravel(), int(0.3 * patch.size))[int(0.3 * patch.size)]
+    w0 = np.maximum(patch - floor, 0)
+    cx, cy = col - c0, row - r0
+    for _ in range(4):
+        d2 = np.sqrt((wx[:1] - cx) ** 2 + (wy[:, :1] - cy) ** 2)
+        w = w0 * np.minimum(np.maximum(strips._KERNEL_R - d2, 0), 1)
+        tot = float(w.sum())
+        if tot <= 0:
+            break
+        cx, cy = float((w * wx).sum()) / tot, float((w * wy).sum()) / tot
+    return c0 + cx, r0 + cy
+
+
+def test_mean_shift_centre_is_the_three_sums():
+    rng = np.random.default_rng(10)
+    values = cv2.GaussianBlur(rng.uniform(0, 255, (34, 608)).astype(np.float32), (0, 0), 1.5)
+    values[10:16, 100:106] += 120  # a ball
+    for col, row in [(102.4, 12.7), (0.3, 1.0), (607.6, 33.0), (300.0, 17.2)] + [
+            (float(c), float(r)) for c, r in zip(rng.uniform(0, 608, 200),
+                                                   rng.uniform(0, 33, 200))]:
+        assert strips._centre(values, col, row) == _plain_centre(values, col, row)
+    flat = np.full((34, 608), 50.0, np.float32)  # no weight at all: the start is kept
+    assert strips._centre(flat, 10.25, 5.5) == _plain_centre(flat, 10.25, 5.5) == (10.25, 5.5)
+
+
 def _plain_bend(warp: np.ndarray, theta_deg, r):
     t = np.asarray(np.deg2rad(theta_deg), dtype=np.float32)
     c, s = np.cos(t).astype(float), np.sin(t).astype(float)
