@@ -89,6 +89,11 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
     cv2.circle(img, (330, 250), 100, (0, 0, 200), 5)
     x, y = locate.coarse_centre(img)
     assert abs(x - 330) < 4 and abs(y - 250) < 4
+    # the strong edges taken once serve both votes (ninth round): the same centres
+    for frame in (img, cv2.resize(img, (1280, 720))):
+        edges = locate.strong_edges(frame)
+        for dists in (locate._VOTE_D, locate._FAR_VOTE_D):
+            assert locate.coarse_centre(frame, dists, edges) == locate.coarse_centre(frame, dists)
 
 
 def test_noise_blocks_in_one_partition_are_the_single_medians():
