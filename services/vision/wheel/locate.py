@@ -306,14 +306,27 @@ def _robust_harmonics(r: np.ndarray) -> np.ndarray:
     return np.abs(r - _TH_BASIS.evaluate(fit[0])) < 0.03 * med
 
 
+# the polar sampling grids of a search and the alternation on them (`edge_map`)
+EdgeMap = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def edge_map(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,
+             width: float) -> EdgeMap:
+    """The sampling grids of `fit_rotor_edge`'s search and the alternation on them: the
+    same for both first-pass rules from one guess, so taken once when both run."""
+    mx, my = guess.sample(_TH, _radii(lo, hi, n, width), _TH_CS)
+    return mx, my, alternation(remap(img, mx, my), 9)
+
+
 def fit_rotor_edge(img: np.ndarray, guess: Ellipse, lo: float, hi: float, n: int,
-                   width: float, outermost: bool = True) -> tuple[Ellipse, float] | None:
+                   width: float, outermost: bool = True,
+                   sampled: EdgeMap | None = None) -> tuple[Ellipse, float] | None:
     """Refit the rotor edge searching radii lo..hi (in units of the guess). Returns the
-    ellipse and the fraction of directions that agreed with it."""
+    ellipse and the fraction of directions that agreed with it. `sampled`: the
+    `edge_map` of these arguments when already taken."""
     rs = _radii(lo, hi, n, width)
     k = max(1, int(round(width / float(rs[1] - rs[0]))))
-    mx, my = guess.sample(_TH, rs, _TH_CS)
-    e = alternation(remap(img, mx, my), 9)
+    mx, my, e = edge_map(img, guess, lo, hi, n, width) if sampled is None else sampled
     c = np.empty((N_DIRS, n + 1), np.float32)  # running sums along each direction, from 0
     c[:, 0] = 0
     np.cumsum(e, 1, out=c[:, 1:])
@@ -370,9 +383,10 @@ def _located(img: np.ndarray, centre: tuple[float, float]) -> tuple[Ellipse, flo
     if r0 is None:
         return None
     start = Ellipse(centre[0], centre[1], r0, r0, 0.0)
-    best = _refine(img, start, outermost=True)
+    first = edge_map(img, start, *_FIRST_PASS)
+    best = _refine(img, start, outermost=True, sampled=first)
     if best is None or best[1] < 0.9:  # poor agreement: try the other first-pass rule
-        other = _refine(img, start, outermost=False)
+        other = _refine(img, start, outermost=False, sampled=first)
         if other is not None and (best is None or other[1] > best[1]):
             best = other
     if best is not None and best[1] < RECENTRE_BELOW:
@@ -387,9 +401,10 @@ def _recentred(img: np.ndarray, found: tuple[Ellipse, float]) -> tuple[Ellipse, 
     60-90 px off on a 1280x720 frame, and the first circle guess is then too far off for the
     edge search to agree (0.4-0.6 of the directions). The ellipse it found is near enough:
     searched again from it, 0.98-1.0 agreed (dev-wheel frames 2 and 32, seed 795001)."""
-    again = _refine(img, found[0], outermost=True)
+    first = edge_map(img, found[0], *_FIRST_PASS)
+    again = _refine(img, found[0], outermost=True, sampled=first)
     if again is None or again[1] < 0.9:
-        other = _refine(img, found[0], outermost=False)
+        other = _refine(img, found[0], outermost=False, sampled=first)
         if other is not None and (again is None or other[1] > again[1]):
             again = other
     return again if again is not None and again[1] > found[1] else found
@@ -404,11 +419,16 @@ def plausible(ell: Ellipse, shape: tuple[int, ...]) -> bool:
             <= ROTOR_SIZE[1] * side and min(ell.a, ell.b) >= 0.6 * max(ell.a, ell.b))
 
 
-def _refine(img: np.ndarray, start: Ellipse, outermost: bool) -> tuple[Ellipse, float] | None:
-    # the first pass only brings the guess near the edge: 40 radii (steps of 0.021 of the
-    # first radius; 60 before) - the last pass, which gives the ellipse, keeps its 36 over
-    # a third of the span (README, eighth round)
-    found = fit_rotor_edge(img, start, 0.7, 1.35, 40, 0.08, outermost)
+# the first pass only brings the guess near the edge: 40 radii (steps of 0.021 of the
+# first radius; 60 before) - the last pass, which gives the ellipse, keeps its 36 over
+# a third of the span (README, eighth round)
+_FIRST_PASS = (0.7, 1.35, 40, 0.08)
+
+
+def _refine(img: np.ndarray, start: Ellipse, outermost: bool,
+            sampled: EdgeMap | None = None) -> tuple[Ellipse, float] | None:
+    """`sampled`: the first pass's `edge_map` from `start`, when already taken."""
+    found = fit_rotor_edge(img, start, *_FIRST_PASS, outermost, sampled)
     if found is None:
         return None
     if found[1] < 0.9:  # a tilted wheel is far from the first circle guess: look again

@@ -89,6 +89,12 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
     cv2.circle(img, (330, 250), 100, (0, 0, 200), 5)
     x, y = locate.coarse_centre(img)
     assert abs(x - 330) < 4 and abs(y - 250) < 4
+    # the first pass's sampling taken once serves both edge rules (ninth round)
+    start = locate.Ellipse(330.0, 250.0, 140.0, 140.0, 0.0)
+    first = locate.edge_map(img, start, *locate._FIRST_PASS)
+    for outermost in (True, False):
+        assert locate.fit_rotor_edge(img, start, *locate._FIRST_PASS, outermost, first) == \
+            locate.fit_rotor_edge(img, start, *locate._FIRST_PASS, outermost)
     # the strong edges taken once serve both votes (ninth round): the same centres
     for frame in (img, cv2.resize(img, (1280, 720))):
         edges = locate.strong_edges(frame)
