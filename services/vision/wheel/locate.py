@@ -176,14 +176,11 @@ def coarse_centre(img: np.ndarray, dists: np.ndarray = _VOTE_D,
     # one row per distance, one column per edge pixel: numpy's loops then run along the
     # ~1500 pixels, not the 26 distances
     px, py = _votes(xs, ux, dists), _votes(ys, uy, dists)
+    # float32 votes: 40 % faster; inside the frame: as unsigned, a negative is out too
     ok = (px.view(np.uint32) < w) & (py.view(np.uint32) < h)
     flat = py * w
     flat += px
-    # the votes outside counted in one extra bin, dropped: the same counts as
-    # np.bincount(flat[ok]) without the boolean gather's copy (a third less time)
-    np.logical_not(ok, out=ok)
-    flat[ok] = h * w
-    acc: np.ndarray = np.bincount(flat.ravel(), minlength=h * w + 1)[:h * w].astype(np.float32)
+    acc: np.ndarray = np.bincount(flat[ok], minlength=h * w).astype(np.float32)
     acc = acc.reshape(h, w)
     acc = cv2.GaussianBlur(acc, (13, 13), 0)
     _, peak, _, (x, y) = cv2.minMaxLoc(acc)
@@ -226,7 +223,6 @@ def strong_edges(img: np.ndarray) -> StrongEdges:
     ys, xs = np.divmod(at, w)
     m = mag.ravel()[at]
     ux, uy = gx.ravel()[at] / m, gy.ravel()[at] / m
-    # (the votes are float32: 40 % faster; inside the frame: as unsigned, a negative is out)
     return scale, h, w, xs, ys, ux, uy
 
 
@@ -254,10 +250,8 @@ def _votes(at: np.ndarray, step: np.ndarray, dists: np.ndarray = _VOTE_D) -> np.
     int32: the sum formed in place (the same values, one float32 grid instead of three)."""
     grid = dists * step[None, :]
     grid += at.astype(np.float32)[None, :]
-    # rounded straight into int32 (the same values as rint, then astype: one pass less)
-    out = np.empty(grid.shape, np.int32)
-    np.rint(grid, out=out, casting="unsafe")
-    return out
+    np.rint(grid, out=grid)
+    return grid.astype(np.int32)
 
 
 def alternation(polar: np.ndarray, smooth: int) -> np.ndarray:

@@ -104,9 +104,10 @@ def expected_pattern(values: np.ndarray, repeats: int, gain_blocks: int) -> np.n
     gain = smooth_gain(values, gain_blocks)
     norm = (values / gain).reshape(rows, repeats, cols // repeats)
     middle = _lower_middle_of_4(norm) if repeats == 4 else _median_over_repeats(norm)
-    # np.tile: the same copies as concatenating `repeats` of them, 23 against 37 us on a
-    # pocket strip (37-38 repeats; about even on the bowl's 4)
-    return np.tile(middle, (1, repeats)) * gain
+    # np.tile: the same copies as concatenating `repeats` of them, quicker for the pocket
+    # strip's 37-38 (not for the bowl's 4)
+    tiled = np.tile(middle, (1, repeats)) if repeats > 4 else np.concatenate([middle] * repeats, 1)
+    return tiled * gain
 
 
 def _median_over_repeats(x: np.ndarray) -> np.ndarray:
@@ -245,6 +246,9 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
             for (y, x), level in zip(kept, levels)]
 
 
+_BATCH_BLOCKS = 6  # from this many blocks at once, one partition of them all is quicker
+
+
 class _Noise:
     """Noise level at strip columns: the whole strip's (1.48 median absolute residual), or,
     `local`, lower where the strip nearby is quieter (the median over +-3 units, taken at
@@ -294,14 +298,19 @@ class _Noise:
         if not self.local:
             return np.full(len(xs), self.whole, np.float32)
         n = len(self.centres)
-        lo = np.unique(xs // self.step)
-        need = np.unique(np.concatenate([lo, (lo + 1) % n]))
-        need = need[~self._done[need]]
-        if len(need) == 1:
-            self._blocks[need[0]] = self._block(int(need[0]))
-        elif len(need):
-            self._blocks[need] = self._block_medians(need)
-        self._done[need] = True
+        need: list[int] = []
+        for lo in set((xs // self.step).tolist()):
+            for j in (lo, (lo + 1) % n):
+                if not self._done[j] and j not in need:
+                    need.append(j)
+        if len(need) >= _BATCH_BLOCKS:
+            js = np.array(need)
+            self._blocks[js] = self._block_medians(js)
+            self._done[js] = True
+        else:
+            for j in need:
+                self._blocks[j] = self._block(j)
+                self._done[j] = True
         self._blocks[n] = self._blocks[0]
         near = np.interp(xs, self._nodes, self._blocks)
         return np.minimum(np.maximum(near, 2.0), self.whole).astype(np.float32)

@@ -103,7 +103,7 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
 
 
 def test_noise_blocks_in_one_partition_are_the_single_medians():
-    """`_Noise.at` takes the blocks it needs in one partition (ninth round): the values of
+    """`_Noise.at` takes 6 or more blocks it needs in one partition (ninth round): the values of
     `_block`, one median at a time, as before."""
     rng = np.random.default_rng(8)
     a = np.abs(rng.normal(0, 6, (34, 608))).astype(np.float32)
