@@ -452,7 +452,7 @@ def _centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
         np.maximum(d2, 0, out=d2)
         np.minimum(d2, 1, out=d2)
         # w, w x and w y in one product and one reduction along rows of 361: the same
-        # pairwise sums as w.sum(), (w * _WX).sum(), (w * _WY).sum() (ninth round)
+        # pairwise sums as w.sum(), (w * _WX).sum(), (w * _WY).sum() (tenth round)
         np.multiply(w0, d2, out=d2)
         np.multiply(d2, _W1XY, out=prod)
         tot, sx, sy = np.add.reduce(prod.reshape(3, -1), 1).tolist()

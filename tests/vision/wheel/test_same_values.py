@@ -64,7 +64,7 @@ def test_coarse_grey_is_inter_area_within_one_level():
 
 
 def test_shrink_area_is_opencvs_inter_area_to_the_bit():
-    """The general INTER_AREA path (a factor that is not whole) rebuilt in numpy (ninth
+    """The general INTER_AREA path (a factor that is not whole) rebuilt in numpy (tenth
     round): equal to cv2.resize on noise (every rounding case) and on a smooth frame."""
     rng = np.random.default_rng(6)
     for (w, h), (dw, dh) in (((1280, 720), (213, 120)), ((1920, 1080), (213, 120)),
@@ -89,13 +89,13 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
     cv2.circle(img, (330, 250), 100, (0, 0, 200), 5)
     x, y = locate.coarse_centre(img)
     assert abs(x - 330) < 4 and abs(y - 250) < 4
-    # the first pass's sampling taken once serves both edge rules (ninth round)
+    # the first pass's sampling taken once serves both edge rules (tenth round, wheel-fast3)
     start = locate.Ellipse(330.0, 250.0, 140.0, 140.0, 0.0)
     first = locate.edge_map(img, start, *locate._FIRST_PASS)
     for outermost in (True, False):
         assert locate.fit_rotor_edge(img, start, *locate._FIRST_PASS, outermost, first) == \
             locate.fit_rotor_edge(img, start, *locate._FIRST_PASS, outermost)
-    # the strong edges taken once serve both votes (ninth round): the same centres
+    # the strong edges taken once serve both votes (tenth round): the same centres
     for frame in (img, cv2.resize(img, (1280, 720))):
         edges = locate.strong_edges(frame)
         for dists in (locate._VOTE_D, locate._FAR_VOTE_D):
@@ -103,7 +103,7 @@ def test_coarse_votes_are_rint_then_int32_and_in_frame_counts():
 
 
 def test_noise_blocks_in_one_partition_are_the_single_medians():
-    """`_Noise.at` takes 6 or more blocks it needs in one partition (ninth round): the values of
+    """`_Noise.at` takes 6 or more blocks it needs in one partition (tenth round): the values of
     `_block`, one median at a time, as before."""
     rng = np.random.default_rng(8)
     a = np.abs(rng.normal(0, 6, (34, 608))).astype(np.float32)
@@ -131,7 +131,7 @@ def test_expected_pattern_tiles_the_median_as_the_concatenation_did():
 
 
 def _plain_centre(values: np.ndarray, col: float, row: float) -> tuple[float, float]:
-    """`strips._centre` as it was before the ninth round (three separate sums)."""
+    """`strips._centre` as it was before the tenth round (three separate sums)."""
     win, wx, wy = strips._WIN, strips._WX, strips._WY
     rows, cols = values.shape
     c0, r0 = int(round(col)), int(round(row))
