@@ -94,3 +94,19 @@ def test_the_camera_keeps_every_die_inside_the_frame_with_a_plausible_lens():
         assert solid.FOV[0] <= fov <= solid.FOV[1]
         height_mm = cam.c[2] / 2.2
         assert S.SOLID.height_mm[0] - 1e-6 <= height_mm <= S.SOLID.height_mm[1] + 1e-6
+
+
+def test_beyond_the_drawn_table_the_camera_sees_plain_cloth_not_the_table_mirrored():
+    from services.scenes.dice.paint import SS, Canvas
+    rng = np.random.default_rng(4)
+    img = np.empty((480 * SS, 640 * SS, 3), np.float32)
+    img[:] = S.FELTS["green"]
+    img[: 40 * SS, : 40 * SS] = 0.0  # a black mark in the drawing's corner
+    sc = Canvas(img, rng, np.array([1.0, 0.0]))
+    # upright, over the drawing's corner, seeing 4 times as far: three quarters beyond it
+    cam = solid.look_at(np.array([0.0, 0.0, 0.0]), 0.0, 0.0, 0.0, 2000.0, 400.0, (640, 480))
+    seen = solid._felt_seen(sc, cam, (640, 480))
+    mark = cam.project(np.array([[20.0, 20.0, 0.0]]))[0] * SS
+    assert seen[int(mark[1]), int(mark[0])].max() < 30          # the mark where it lies
+    beyond = seen[: int(mark[1]) - 40 * SS, : int(mark[0]) - 40 * SS]  # up and left of it
+    assert beyond.size and beyond.min() > np.min(S.FELTS["green"]) - 25  # no mirrored mark

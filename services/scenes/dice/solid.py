@@ -152,11 +152,7 @@ def shoot(sc: Canvas, dice: list[dict[str, Any]], values: Sequence[int], colours
     size = look.sizes[int(rng.integers(len(look.sizes)))]
     cam = choose_camera(rng, look, size, np.vstack([s.corners for s in solids]), side,
                         px_per_mm)
-    up = np.diag([SS, SS, 1.0])
-    table = cv2.warpPerspective(sc.img, up @ cam.table() @ np.linalg.inv(up),
-                                (size[0] * SS, size[1] * SS), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT_101)
-    frame = Canvas(table, rng, sc.light)
+    frame = Canvas(_felt_seen(sc, cam, size), rng, sc.light)
     sun = _sun(rng, sc.light)
     for s in sorted(solids, key=lambda s: -float(np.linalg.norm(s.centre - cam.c))):
         _paint(frame, s, cam, colours, sun)
@@ -168,6 +164,25 @@ def shoot(sc: Canvas, dice: list[dict[str, Any]], values: Sequence[int], colours
     sides = np.array([np.linalg.norm(t - np.roll(t, 1, axis=0), axis=1).mean() for t in tops])
     flat_landing = np.column_stack([landing, np.zeros(len(landing))])
     return img, cam.project(flat_landing), centres, sides
+
+
+def _felt_seen(sc: Canvas, cam: Camera, size: tuple[int, int]) -> np.ndarray:
+    """The drawn table as the camera sees it (at SS x the frame's size); beyond the drawing,
+    plain cloth of its colour and grain (never the drawing mirrored: that repeats the
+    outline and casts dice shadows with no dice)."""
+    up = np.diag([SS, SS, 1.0])
+    mat, out = up @ cam.table() @ np.linalg.inv(up), (size[0] * SS, size[1] * SS)
+    table = cv2.warpPerspective(sc.img, mat, out, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    drawn = cv2.warpPerspective(np.ones(sc.img.shape[:2], np.float32), mat, out,
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    if drawn.min() >= 1.0:
+        return np.asarray(table)
+    rows = sc.img.shape[0]
+    felt = np.median(sc.img[rows // 4:rows:7, ::7].reshape(-1, 3), axis=0)  # below the rail
+    cloth = felt + sc.rng.standard_normal(table.shape[:2], dtype=np.float32)[..., None] * 4
+    return np.asarray(table * drawn[..., None] + cloth * (1 - drawn[..., None]),
+                      np.float32)
 
 
 def _sun(rng: np.random.Generator, light: np.ndarray) -> np.ndarray:
