@@ -376,13 +376,7 @@ def _located(img: np.ndarray, centre: tuple[float, float]) -> tuple[Ellipse, flo
     r0 = ring_radius(img, centre)
     if r0 is None:
         return None
-    start = Ellipse(centre[0], centre[1], r0, r0, 0.0)
-    first = edge_map(img, start, *_FIRST_PASS)
-    best = _refine(img, start, outermost=True, sampled=first)
-    if best is None or best[1] < 0.9:  # poor agreement: try the other first-pass rule
-        other = _refine(img, start, outermost=False, sampled=first)
-        if other is not None and (best is None or other[1] > best[1]):
-            best = other
+    best = _search(img, Ellipse(centre[0], centre[1], r0, r0, 0.0))
     if best is not None and best[1] < RECENTRE_BELOW:
         best = _recentred(img, best)
     return best
@@ -395,13 +389,21 @@ def _recentred(img: np.ndarray, found: tuple[Ellipse, float]) -> tuple[Ellipse, 
     60-90 px off on a 1280x720 frame, and the first circle guess is then too far off for the
     edge search to agree (0.4-0.6 of the directions). The ellipse it found is near enough:
     searched again from it, 0.98-1.0 agreed (dev-wheel frames 2 and 32, seed 795001)."""
-    first = edge_map(img, found[0], *_FIRST_PASS)
-    again = _refine(img, found[0], outermost=True, sampled=first)
-    if again is None or again[1] < 0.9:
-        other = _refine(img, found[0], outermost=False, sampled=first)
-        if other is not None and (again is None or other[1] > again[1]):
-            again = other
+    again = _search(img, found[0])
     return again if again is not None and again[1] > found[1] else found
+
+
+def _search(img: np.ndarray, start: Ellipse) -> tuple[Ellipse, float] | None:
+    """The edge refined from `start` by the outermost rule, and by the other first-pass rule
+    too when that agrees poorly (under 0.9); the better agreed. Both rules sample the first
+    pass alike (`edge_map`, taken once)."""
+    first = edge_map(img, start, *_FIRST_PASS)
+    best = _refine(img, start, outermost=True, sampled=first)
+    if best is None or best[1] < 0.9:
+        other = _refine(img, start, outermost=False, sampled=first)
+        if other is not None and (best is None or other[1] > best[1]):
+            best = other
+    return best
 
 
 def plausible(ell: Ellipse, shape: tuple[int, ...]) -> bool:

@@ -202,11 +202,18 @@ def _correlate(sig: np.ndarray, tpl_spectrum: np.ndarray) -> np.ndarray:
     return np.fft.irfft(np.fft.rfft(sig) * tpl_spectrum, BINS)
 
 
-def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[float, float, float]:
-    """(zero angle in degrees, score, margin) of the best template offset."""
+def _template_scores(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> np.ndarray:
+    """The templates' score with their zero at each bin: red and green correlations over
+    their norms, green weighted GREEN_WEIGHT, the sum over 1 + GREEN_WEIGHT."""
     f_red, f_green, n_red, n_green = _template_spectra(layout)
     score = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
     score /= 1 + GREEN_WEIGHT
+    return np.asarray(score)
+
+
+def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[float, float, float]:
+    """(zero angle in degrees, score, margin) of the best template offset."""
+    score = _template_scores(red, green, layout)
     j = int(score.argmax())
     # bins a pocket or more from j: those from bin 0, turned by j
     second = float(np.maximum.reduce(score[np.roll(_far_from_zero(layout.n), j)]))
@@ -388,9 +395,7 @@ def _opposite(red: np.ndarray, green: np.ndarray, layout: WheelLayout, zero: flo
     side read with 34, 0-1 and 0.54-0.56 (dev-wheel frames 63, 315 and 349, seed 795001).
     Correct straightened readings measure 0.35 or more (`OPPOSITE_MARGIN`); the caller keeps
     the surer reading."""
-    f_red, f_green, n_red, n_green = _template_spectra(layout)
-    scores = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
-    scores /= 1 + GREEN_WEIGHT
+    scores = _template_scores(red, green, layout)
     # bins within 1.5 pockets of the point opposite `zero`: if `zero` is 00 a pocket aside
     # (red and black matching), the true zero is a pocket from that point, and the rigid
     # peak there can be lower than the one two pockets from it (dev-focus frame 9): the
@@ -449,7 +454,6 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     offset a pocket or more away: negative when the straightened ring prefers another zero.
     Also returns where that ring's best offset is, in pockets from the reading's zero.
     """
-    f_red, f_green, n_red, n_green = _template_spectra(reading.layout)
     where = reading.angle_of(_bin_positions(reading.layout.pitch), RING_R)
     pos = where * (BINS / 360.0) - 0.5
     i0 = np.floor(pos).astype(int)
@@ -457,8 +461,7 @@ def straightened(red: np.ndarray, green: np.ndarray, reading: RotorReading
     i0, i1 = i0 % BINS, (i0 + 1) % BINS
     r_s = _z(red[i0] * (1 - t) + red[i1] * t)
     g_s = _z(green[i0] * (1 - t) + green[i1] * t)
-    score = _correlate(r_s, f_red) / n_red + GREEN_WEIGHT * _correlate(g_s, f_green) / n_green
-    score /= 1 + GREEN_WEIGHT
+    score = _template_scores(r_s, g_s, reading.layout)
     # the template's zero sits at bin centre 0.5 on the straightened ring: bins 0 and -1
     here = float(max(score[0], score[-1]))
     other = float(np.maximum.reduce(score[_far_from_zero(reading.layout.n)]))
