@@ -64,14 +64,17 @@ def render(args: tuple[str, str, int]) -> Item:
     return f"{name}_{kind}_{i:05d}", image, label
 
 
+def kinds(name: str) -> tuple[str, ...]:
+    """The readers a set has frames for."""
+    return ("dice",) if name in DEV else ("wheel",) if name in WHEEL_DEV else ("dice", "wheel")
+
+
 def frames(name: str, kind: str, n: int | None = None, jobs: int = 2) -> Iterator[Item]:
     """The set's frames in order."""
     if name not in NAMES:
         raise ValueError(f"set: unknown {name!r}")
-    if name in DEV and kind != "dice":
-        raise ValueError(f"set: {name!r} has dice frames only")
-    if name in WHEEL_DEV and kind != "wheel":
-        raise ValueError(f"set: {name!r} has wheel frames only")
+    if kind not in kinds(name):
+        raise ValueError(f"set: {name!r} has {kinds(name)[0]} frames only")
     work = [(name, kind, i) for i in range(size(name, kind, n))]
     if jobs <= 1:
         yield from map(render, work)

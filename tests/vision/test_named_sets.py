@@ -69,3 +69,22 @@ def test_scaled_frames_are_1280x720_and_points_move_with_them(scale):
     ys, xs = np.nonzero(big[..., 0] > 128)
     assert abs(xs.mean() - label["ball_xy"][0]) < 0.6
     assert abs(ys.mean() - label["ball_xy"][1]) < 0.6
+
+
+def test_the_command_line_offers_every_named_set_and_each_sets_readers():
+    from services.scenes import cli
+    assert tuple(cli.SETS.choices) == named_sets.NAMES
+    assert named_sets.kinds("dev-first") == ("dice",)
+    assert named_sets.kinds("dev-wheel-std") == ("wheel",)
+    assert named_sets.kinds("foreign") == ("dice", "wheel")
+
+
+@pytest.mark.parametrize(("name", "kind", "has"), [("dev-first", "wheel", "dice"),
+                                                   ("dev-wheel", "dice", "wheel")])
+def test_asking_a_set_for_a_reader_it_has_no_frames_for_is_a_usage_error(name, kind, has):
+    from click.testing import CliRunner
+
+    from services.scenes import cli
+    result = CliRunner().invoke(cli.eval_, ["--set", name, "--kind", kind])
+    assert result.exit_code == 2
+    assert f"--set {name} has {has} frames only" in result.output

@@ -143,11 +143,7 @@ def _plain(image: np.ndarray, c: Candidate) -> bool:
     """Does a lone pip lie on plain ground: the same colour (medians within PLAIN) on a ring
     0.3 of its guessed side round it, where a 1's body would be, and on one 0.9 out, where
     the cloth round a die would be? A die's 1 has its body inside and the cloth outside."""
-    h, w = image.shape[:2]
-    pts = _PLAIN_RINGS * c.side + (c.x, c.y)
-    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
-    v = image[ys, xs].astype(np.float32)
+    v = _colours_at(image, c, _PLAIN_RINGS)
     n = len(v) // 2
     return bool(np.linalg.norm(column_medians(v[:n]) - column_medians(v[n:])) < PLAIN)
 
@@ -158,13 +154,9 @@ def _hole(image: np.ndarray, c: Candidate) -> bool:
     pixel within 2 px of its centre: a small hole is blurred) is the colour of a square ring
     0.75 of a side out, beyond any turn of the die (chroma within HOLE_CHROMA, brightness
     within HOLE_BRIGHT times)."""
-    h, w = image.shape[:2]
     x, y = int(round(c.x)), int(round(c.y))
     pip = image[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3].reshape(-1, 3).astype(np.float32)
-    ring = np.array([(c.x + c.side * u, c.y + c.side * v) for u, v in _RING])
-    xs = np.clip(np.rint(ring[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(ring[:, 1]).astype(int), 0, h - 1)
-    around = column_medians(image[ys, xs].astype(np.float32))
+    around = column_medians(_colours_at(image, c, _RING))
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if c.dark else np.argmax(grey))]
     hue = 255 * np.array([colour, around]) / (np.array([colour, around]).sum(1, keepdims=True) + 60)
@@ -173,12 +165,22 @@ def _hole(image: np.ndarray, c: Candidate) -> bool:
                 1 / HOLE_BRIGHT < ratio < HOLE_BRIGHT)
 
 
+def _colours_at(image: np.ndarray, c: Candidate, offsets: np.ndarray) -> np.ndarray:
+    """The frame's colours (float32) at `offsets` (N x 2, in die sides) from the candidate's
+    centre, each at its nearest pixel, the frame's edge repeated."""
+    h, w = image.shape[:2]
+    pts = offsets * c.side + (c.x, c.y)
+    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
+    return np.asarray(image[ys, xs], np.float32)
+
+
 _A = np.linspace(0, 2 * np.pi, 12, endpoint=False)
 _PLAIN_RINGS = np.vstack([0.3 * np.stack([np.cos(_A), np.sin(_A)], 1),
                           0.9 * np.stack([np.cos(_A + 0.26), np.sin(_A + 0.26)], 1)])
 _K = np.linspace(-0.75, 0.75, 7)[:-1]
-_RING = [*((k, -0.75) for k in _K), *((0.75, k) for k in _K), *((-k, 0.75) for k in _K),
-         *((-0.75, -k) for k in _K)]
+_RING = np.array([*((k, -0.75) for k in _K), *((0.75, k) for k in _K),
+                  *((-k, 0.75) for k in _K), *((-0.75, -k) for k in _K)])
 
 
 def _dice(sure: list[Seen]) -> list[list[Seen]]:

@@ -98,9 +98,10 @@ def _pieces(mask: np.ndarray) -> np.ndarray:
         if len(c) < 2 * PIECE * max(h, w):  # its outline goes along it and back
             continue
         x, y, bw, bh = cv2.boundingRect(c)
+        if max(bw, bh) < PIECE * max(h, w):
+            continue
         filled = cv2.countNonZero(mask[y:y + bh, x:x + bw])
-        if max(bw, bh) >= PIECE * max(h, w) and \
-                (filled <= THIN * bw * bh or filled <= WIDE_LINE * max(bw, bh)):
+        if filled <= THIN * bw * bh or filled <= WIDE_LINE * max(bw, bh):
             cv2.drawContours(out, [c], -1, 255, 1)
     return out
 
