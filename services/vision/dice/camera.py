@@ -1,0 +1,112 @@
+"""Do two dice's side faces fit one camera? A die from a tilted or low, wide camera shows its
+side faces; so does a leaning die («dado montado / inclinado») from above. A crop of one die
+cannot tell them apart (README, "Dice as cubes under a real camera"); the frame can: under a
+pinhole camera every flat die's top face is pushed away from the point below the camera
+(the vertical vanishing point V) by
+
+    s(p) = k (p - V),   k = cos(tilt) / focal length,
+
+in die sides, where p is the die's place in the frame (the derivative of the projection of
+p + t * up: cos(tilt) / depth * (p - V), over the die's width focal / depth). A straight-down
+camera has V at the frame's middle and small s; a tilted one has V far off and s alike on
+both dice. Two flat dice then satisfy s(a) - s(b) = k (a - b) for one k between 0 and
+KW_MAX / width; a leaning die's side points where it leans, and the pair does not fit.
+
+Each die's s is measured from its silhouette (top face and visible sides, as `SideFace`):
+its centroid lies halfway between the top face and the base, so s is twice the way from
+the centroid to the top face's centre (the candidate's centre: the pips' grid's).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from services.vision.dice.candidates import Candidate
+from services.vision.stats import column_medians
+
+# A die's silhouette: pixels within REACH sides of its centre whose colour is made of the
+# body's (its top face within TOP sides of the centre) and the felt's (a ring RING sides out)
+# with a body share of BODY at least and more body than felt, the rest of the colour under
+# RESIDUAL of the body's (a printed letter of another colour is not the die), away from the
+# other die (OTHER of its side), joined to the top face.
+TOP = 0.4
+RING = (1.5, 2.0)
+REACH = 1.6
+BODY = 0.3
+RESIDUAL = 0.2
+OTHER = 0.75
+# The pair fits one camera when the residual of s(a) - s(b) against k (a - b) is under FIT
+# (die sides) with k * width at most KW_MAX: a horizontal field of view over 2 atan(1 / 0.9)
+# = 96 degrees at no tilt, wider than the solid camera's widest (95, scenes/dice/solid.py).
+# Chosen on development frames (README, "One camera for both dice, measured"): flat pairs of
+# the first generator, its widened and solid cameras leave misfits of 0.05-0.17 at the 99th
+# percentile; leaning dice a classifier took for flat 0.21-1.35, but for dice leaning along
+# the line between the two (0.03-0.10). Printed ink of the die's own colour touching it
+# spoils the silhouette (the foreign renderer's tuning region: one flat pair in six over 0.2).
+KW_MAX = 1.8
+FIT = 0.15
+SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at most: 13 ms a
+# pair of 45 px dice at full resolution, 2.5 at 16 px, the same readings on the development
+# frames (README); blocks of whole pixels (a numpy mean) mixed printed ink into the body
+
+
+def side_vector(image: np.ndarray, die: Candidate, other: Candidate) -> np.ndarray | None:
+    """s of `die` (die sides, x right and y down), None when its top face or the felt round
+    it is too little in view or its silhouette runs out of the frame."""
+    x, y, side = die.x, die.y, die.side
+    h, w = image.shape[:2]
+    r = RING[1] * side
+    x0, y0 = max(int(x - r), 0), max(int(y - r), 0)
+    x1, y1 = min(int(x + r) + 1, w), min(int(y + r) + 1, h)
+    patch = image[y0:y1, x0:x1]
+    if side > SIDE_PX:
+        f = SIDE_PX / side
+        patch = cv2.resize(patch, (max(round(patch.shape[1] * f), 1),
+                                   max(round(patch.shape[0] * f), 1)),
+                           interpolation=cv2.INTER_AREA)
+    patch = patch.astype(np.float32)
+    ph, pw = patch.shape[:2]
+    sy, sx = (y1 - y0) / ph, (x1 - x0) / pw     # frame pixels a patch pixel
+    xx, yy = np.meshgrid(x0 + (np.arange(pw) + 0.5) * sx - 0.5,
+                         y0 + (np.arange(ph) + 0.5) * sy - 0.5)
+    dx, dy = (xx - x) / side, (yy - y) / side
+    dist = np.hypot(dx, dy)
+    top = np.maximum(np.abs(dx), np.abs(dy)) < TOP
+    ring = (dist > RING[0]) & (dist < RING[1])
+    if ring.sum() < 30 or top.sum() < 9:
+        return None
+    body, felt = column_medians(patch[top]), column_medians(patch[ring])
+    share = np.linalg.pinv(np.stack([felt, body], 1))          # 2 x 3: colour -> (felt, body)
+    pixels = patch.reshape(-1, 3)
+    ab = pixels @ share.T
+    rest = np.linalg.norm(pixels - ab @ np.stack([felt, body]), axis=1)
+    a, b = ab[:, 0].reshape(dist.shape), ab[:, 1].reshape(dist.shape)
+    near_other = np.hypot(xx - other.x, yy - other.y) < OTHER * other.side
+    mask = ((b > BODY) & (b > a) & (rest.reshape(dist.shape) < RESIDUAL * np.linalg.norm(body))
+            & (dist < REACH) & ~near_other) | top
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
+    mine = labels == labels[min(int((y - y0 + 0.5) / sy), ph - 1),
+                            min(int((x - x0 + 0.5) / sx), pw - 1)]
+    if _cut(mine, (x0 == 0, y0 == 0, x1 == w, y1 == h)):
+        return None
+    return np.array([2 * (x - xx[mine].mean()) / side, 2 * (y - yy[mine].mean()) / side])
+
+
+def _cut(mine: np.ndarray, edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Does the silhouette run into the frame's edge (its centroid is then off)? `edges`:
+    which of the patch's left, top, right and bottom sides are the frame's."""
+    left, top, right, bottom = edges
+    return bool(left and mine[:, 0].any() or top and mine[0].any() or
+                right and mine[:, -1].any() or bottom and mine[-1].any())
+
+
+def misfit(image: np.ndarray, a: Candidate, b: Candidate) -> float | None:
+    """How far (die sides) the two dice's side vectors are from any one camera's; None when
+    either cannot be measured."""
+    sa, sb = side_vector(image, a, b), side_vector(image, b, a)
+    if sa is None or sb is None:
+        return None
+    d = sa - sb
+    apart = np.array([a.x - b.x, a.y - b.y])
+    k = float(np.clip(d @ apart / float(apart @ apart), 0.0, KW_MAX / image.shape[1]))
+    return float(np.linalg.norm(d - k * apart))
