@@ -55,6 +55,15 @@ def test_a_leaning_die_anywhere_refuses_the_frame_at_its_threshold():
     assert decide(frame).values == (3, 5)
 
 
+def test_a_leaning_view_at_a_lone_pip_split_off_a_pair_does_not_refuse_the_frame():
+    """Such a candidate is looked at for a 1's face only: a side face's pip beside a top
+    face's makes pairs whose lone pips the classifier sees as leaning dice."""
+    split = Seen(Candidate(500, 400, 50, 1, 1, False, split=True), LEANING, 0.9, 0.9)
+    assert decide([*two(), split]).values == (3, 5)
+    whole = Seen(Candidate(500, 400, 50, 1, 1, False), LEANING, 0.9, 0.9)
+    assert decide([*two(), whole]).reason == "cocked"
+
+
 def test_an_unread_die_like_candidate_makes_the_frame_unreadable():
     frame = [*two(), seen(500, 400, 6, UNSURE_P)]
     assert decide(frame).reason == "unreadable"

@@ -40,6 +40,7 @@ class Candidate:
     fit: int | None      # the value the pips' grid makes, None when they make none
     pips: int            # how many pips the candidate stands on
     dark: bool           # the pips' polarity
+    split: bool = False  # a lone pip taken out of a pair (looked at for a 1's face only)
 
 
 def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> list[Candidate]:
@@ -92,7 +93,7 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate
             m = 0.45 * c.side  # most of the die in the frame
             if c.side >= MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
                 out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
-                                     c.side * scale, c.fit, c.pips, c.dark))
+                                     c.side * scale, c.fit, c.pips, c.dark, c.split))
     return out
 
 
@@ -128,9 +129,12 @@ def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:
 def _subsets(members: list[int]) -> list[list[int]]:
     """The group, then the group less one pip, then less two when it has up to five (a lamp's
     reflection beside a 2 is a third bright spot; a 2's pips linked to pips of another face
-    make a 3 or a 4)."""
+    make a 3 or a 4). A pair's pips each alone too (`split`): a 1's pip linked to a dot of
+    print beside it (on the TUNING validation 17 of 19 dice with no candidate were 1s or 2s
+    so linked)."""
     return [members, *([i for i in members if i not in drop] for k in (1, 2)
-                       if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
+                       if len(members) - k >= (1 if len(members) == 2 else 2)
+                       and (k == 1 or len(members) <= 5)
                        for drop in itertools.combinations(members, k))]
 
 
@@ -144,7 +148,7 @@ def _candidates(pips: list[Pip], subsets: list[list[int]],
     if len(members) == 1:
         return [fit] if fit is not None else []
     out = [f for s, found in zip(subsets[1:], fits[1:])
-           if (f := _fit(pips, s, dark, found)) is not None]
+           if (f := _fit(pips, s, dark, found, split=len(s) == 1)) is not None]
     if fit is not None:
         return [fit, *out]
     xy = np.array([(pips[i].x, pips[i].y) for i in members])
@@ -154,11 +158,11 @@ def _candidates(pips: list[Pip], subsets: list[list[int]],
 
 
 def _fit(pips: list[Pip], members: list[int], dark: bool,
-         found: pipfinder.Fit | None) -> Candidate | None:
+         found: pipfinder.Fit | None, split: bool = False) -> Candidate | None:
     if found is None:
         return None
     (cx, cy), side, _angle, value = found
-    return Candidate(cx, cy, side, value, len(members), dark)
+    return Candidate(cx, cy, side, value, len(members), dark, split)
 
 
 def _distinct(found: list[Candidate]) -> list[Candidate]:

@@ -4,7 +4,8 @@
 Decide only when the frame is plain: exactly two dice, each seen by the classifier as a flat
 face with at least FACE_P of its belief (GUESSED_P when its pips make no grid), every
 candidate on one die agreeing on the value,
-no candidate anywhere looking like a leaning die (LEAN_P), nothing else looking like an unread
+no candidate anywhere looking like a leaning die (LEAN_P; a lone pip split off a pair is
+looked at for a 1's face only), nothing else looking like an unread
 die (UNSURE_P), the two dice of about one size and apart. Anything else is no decision with
 its reason (seed 000 §3.1.5: the «tirada nula» cases are for people): `cocked`, `no_dice`,
 `single_die`, `too_many_dice`, `overlap`, `unreadable`. The detail names each die's value,
@@ -86,7 +87,7 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     """The frame's reading from what the classifier saw at each candidate, a die's face taken
     at `face_p` (`guessed_p` where its pips make no grid)."""
     detail: dict[str, Any] = {"dice": []}
-    leaning = [s for s in seen if s.lean >= LEAN_P]
+    leaning = [s for s in seen if s.lean >= LEAN_P and not s.candidate.split]
     if leaning:
         s = max(leaning, key=lambda s: s.lean)
         return no_decision("dice", "cocked", leaning=_where(s), **detail)

@@ -62,3 +62,20 @@ def test_a_leaning_dies_top_and_side_faces_are_not_split_into_a_flat_face():
     pips = [p for p in find_pips(image) if p.dark]
     assert len(pips) == 8 and len(group(pips, LINK)) == 1
     assert not any(c.fit == 6 for c in candidates(image))
+
+
+def test_a_ones_pip_linked_to_a_printed_dot_beside_it_is_a_candidate_of_its_own():
+    """A 1 with a dark dot in printed ink a side off: the two pips make one group (a
+    2's grid, between them) and, split, a lone pip each, so the 1's centre is a candidate;
+    it is marked `split` (its crop's leaning view is not taken: README)."""
+    image = np.full((300, 400, 3), FELT, np.uint8)
+    side = 42.0
+    face(image, (200, 150), 1, side)
+    x, y = 200 + 1.05 * side, 150 - 0.3 * side   # a dark dot in white print
+    cv2.rectangle(image, (int(x - 12), int(y - 12)), (int(x + 12), int(y + 12)), BODY, -1)
+    dot = (int(round(x * 16)), int(round(y * 16)))
+    cv2.circle(image, dot, int(PIP_RADIUS * side * 16), PIP, -1, cv2.LINE_AA, shift=4)
+    pips = find_pips(image)
+    assert len(pips) == 2 and len(group(pips, LINK)) == 1
+    at_one = [c for c in candidates(image) if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
+    assert [(c.fit, c.pips, c.split) for c in at_one] == [(1, 1, True)]

@@ -83,21 +83,21 @@ def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit()
 def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
     """The candidate finder as it was written before it was made faster (commit 9ae4ed2):
     each subset fitted by itself, distances pair by pair; with the split of groups of more
-    than 7 pips (candidates._faces) added since."""
+    than 7 pips (candidates._faces) and a pair's lone pips (`split`) added since."""
     scale = 1.0
     if half:
         image, scale = cv2.pyrDown(image), 2.0
     pips = P.find_pips(image)
     h, w = image.shape[:2]
 
-    def fit(members: list[int], dark: bool) -> C.Candidate | None:
+    def fit(members: list[int], dark: bool, split: bool = False) -> C.Candidate | None:
         found = reference_fit_grid(pips, members)
         if found is None:
             return None
         (cx, cy), side, _angle, value = found
         if value == 1:
             side = pips[members[0]].r / PIP_RADIUS
-        return C.Candidate(cx, cy, side, value, len(members), dark)
+        return C.Candidate(cx, cy, side, value, len(members), dark, split)
 
     found = []
     for members in (f for g in P.group(pips, C.LINK) for f in C._faces(pips, g, C.LINK)):
@@ -106,9 +106,11 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
         if len(members) == 1:
             group = [whole] if whole is not None else []
         else:
-            out = [f for k in (1, 2) if len(members) - k >= 2 and (k == 1 or len(members) <= 5)
+            least = 1 if len(members) == 2 else 2   # a pair's pips each alone (split)
+            out = [f for k in (1, 2) if len(members) - k >= least and (k == 1 or len(members) <= 5)
                    for drop in itertools.combinations(members, k)
-                   if (f := fit([i for i in members if i not in drop], dark)) is not None]
+                   if (f := fit([i for i in members if i not in drop], dark,
+                                len(members) - k == 1)) is not None]
             if whole is not None:
                 group = [whole, *out]
             else:
@@ -121,7 +123,7 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
             m = 0.45 * c.side
             if c.side >= C.MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
                 found.append(C.Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
-                                         c.side * scale, c.fit, c.pips, c.dark))
+                                         c.side * scale, c.fit, c.pips, c.dark, c.split))
     kept: list[C.Candidate] = []
     for c in sorted(found, key=lambda c: (c.fit is None, -c.pips)):
         if all(np.hypot(c.x - k.x, c.y - k.y) > C.NEAR * min(c.side, k.side) or
