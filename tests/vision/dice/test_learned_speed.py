@@ -15,7 +15,7 @@ from services.vision.dice import learned
 from services.vision.dice import pipfinder as P
 from services.vision.dice.classifier import classify
 from services.vision.dice.faces import LAYOUT, PATTERNS, PIP_OFFSET, PIP_RADIUS
-from services.vision.stats import median
+from services.vision.stats import column_medians, median
 
 
 def synthetic_pips(rng: np.random.Generator) -> list[P.Pip]:
@@ -215,6 +215,33 @@ def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
     together = classify(crops)  # what a crop is, whatever else the frame shows
     assert np.array_equal(together, np.concatenate([classify(c[None]) for c in crops]))
     assert np.array_equal(together[3:9], classify(crops[3:9]))
+
+
+def reference_plain(image: np.ndarray, c: C.Candidate) -> bool:
+    """learned._plain as it was before the candidates' rings were read together (commit
+    51d50c5): one candidate at a time."""
+    h, w = image.shape[:2]
+    pts = learned._PLAIN_RINGS * c.side + (c.x, c.y)
+    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
+    v = np.asarray(image[ys, xs], np.float32)
+    n = len(v) // 2
+    return bool(np.linalg.norm(column_medians(v[:n]) - column_medians(v[n:])) < learned.PLAIN)
+
+
+def test_lone_pips_on_plain_ground_are_the_ones_found_one_by_one(frames):
+    plain = other = 0
+    for image in frames:
+        for half in (False, True):
+            lone = [c for c in C.candidates(image, half=half) if c.pips == 1]
+            # and the frame's edge: rings beyond it read its last pixels
+            lone += [C.Candidate(3.0, 470.0, 30.0, 1, 1, False),
+                     C.Candidate(630.5, 2.5, 60.0, 1, 1, True)]
+            found = learned._plain(image, lone)
+            assert found == [reference_plain(image, c) for c in lone]
+            plain += sum(found)
+            other += len(found) - sum(found)
+    assert plain > 20 and other > 20 and learned._plain(frames[0], []) == []
 
 
 class FakeFrame:
