@@ -26,9 +26,12 @@ def prepare(crops: np.ndarray) -> np.ndarray:
     less its own mean, over its own spread (a die reads the same in a lamp's light or in
     shade, on a bright or a dull camera)."""
     x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
-    return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+    # np.mean and np.std's own operations (sums in float32, each over the count), the crop
+    # less its mean computed once for both
+    n = x[0].size
+    d = x - x.sum(axis=(1, 2, 3), keepdims=True) / n
+    std = np.sqrt(np.square(d).sum(axis=(1, 2, 3), keepdims=True) / n)
+    return np.ascontiguousarray((d / (std + 8.0)).transpose(0, 3, 1, 2))
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ from services.scenes.foreign import sets
 from services.vision.dice import candidates as C
 from services.vision.dice import learned
 from services.vision.dice import pipfinder as P
-from services.vision.dice.classifier import classify
+from services.vision.dice.classifier import classify, prepare
 from services.vision.dice.faces import LAYOUT, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.stats import column_medians, median
 
@@ -242,6 +242,16 @@ def test_lone_pips_on_plain_ground_are_the_ones_found_one_by_one(frames):
             plain += sum(found)
             other += len(found) - sum(found)
     assert plain > 20 and other > 20 and learned._plain(frames[0], []) == []
+
+
+def test_the_classifiers_input_is_each_crop_less_its_numpy_mean_over_its_numpy_std(frames):
+    crops = np.stack([C.crop(image, c.x, c.y, c.side) for image in frames
+                      for half in (False, True) for c in C.candidates(image, half=half)])
+    x = crops.astype(np.float32)
+    mean, std = x.mean(axis=(1, 2, 3), keepdims=True), x.std(axis=(1, 2, 3), keepdims=True)
+    want = np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+    assert len(crops) > 100 and np.array_equal(prepare(crops), want)
+    assert np.array_equal(prepare(crops[:1]), want[:1])
 
 
 class FakeFrame:
