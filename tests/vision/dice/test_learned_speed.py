@@ -217,6 +217,43 @@ def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
     assert np.array_equal(together[3:9], classify(crops[3:9]))
 
 
+def reference_faces(pips: list[P.Pip], members: list[int], link: float) -> list[list[int]]:
+    """candidates._faces as it was before a group still whole at the shortest link was known
+    at once (commit 51d50c5): grouped at every link in turn."""
+    if len(members) <= 7:
+        return [members]
+    link *= C.SPLIT
+    if link < C.MIN_LINK:
+        return []
+    parts = [[members[i] for i in g] for g in P.group([pips[k] for k in members], link)]
+    faces = [f for part in parts for f in reference_faces(pips, part, link)]
+    if not any(len(f) >= 4 for f in faces) or C._one_die(pips, faces):
+        return []
+    return faces
+
+
+def test_big_groups_split_into_the_faces_they_split_into_link_by_link(frames):
+    rng = np.random.default_rng(11)
+    # printed text: a lattice of dots one group at every link; two 6s side by side: split
+    text = [P.Pip(100.0 + 9 * i, 100.0 + 9 * j, 2.0, True) for i in range(5) for j in range(4)]
+    sixes = [P.Pip(300.0 + dx + 13 * gx, 300.0 + 13 * gy, 4.2, False) for dx in (0.0, 60.0)
+             for gx, gy in LAYOUT[6]]
+    sets_ = [text, sixes, text + sixes] + [synthetic_pips(rng) for _ in range(20)]
+    sets_ += [P.find_pips(image) for image in frames]
+    sets_ += [P.find_pips(cv2.pyrDown(image)) for image in frames]
+    big = shortcut = 0
+    for pips in sets_:
+        for members in P.group(pips, C.LINK):
+            assert C._faces(pips, members, C.LINK) == reference_faces(pips, members, C.LINK)
+            if len(members) > 7:
+                big += 1
+                shortcut += C._one_group_to_the_end([pips[k] for k in members],
+                                                    C.LINK * C.SPLIT)
+    assert C._faces(text, list(range(len(text))), C.LINK) == []
+    assert len(C._faces(sixes, list(range(12)), C.LINK)) == 2
+    assert big > 30 and 3 <= shortcut < big - 20  # both kinds compared
+
+
 def reference_plain(image: np.ndarray, c: C.Candidate) -> bool:
     """learned._plain as it was before the candidates' rings were read together (commit
     51d50c5): one candidate at a time."""
