@@ -2,7 +2,7 @@
 
 Needs PyTorch, which the floor does not: `make dice-model` makes a separate environment
 (.venv-train) with torch 2.13.0 (CPU), builds the crops (services/scenes/dice_crops.py) and
-runs this. The shipped reader only needs OpenCV to run the file.
+runs this. The shipped reader runs the file with ONNX Runtime (dice/classifier.py).
 
 Augmentation stands in for the cameras, dice and cloths no development frame shows: the
 8 turns and mirror images of a crop (a face's class does not change), its colour channels

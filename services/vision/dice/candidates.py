@@ -111,11 +111,26 @@ def _faces(pips: list[Pip], members: list[int], link: float) -> list[list[int]]:
     link *= SPLIT
     if link < MIN_LINK:
         return []
-    parts = [[members[i] for i in g] for g in group([pips[k] for k in members], link)]
+    sub = [pips[k] for k in members]
+    if _one_group_to_the_end(sub, link):
+        return []
+    parts = [[members[i] for i in g] for g in group(sub, link)]
     faces = [f for part in parts for f in _faces(pips, part, link)]
     if not any(len(f) >= 4 for f in faces) or _one_die(pips, faces):
         return []
     return faces
+
+
+def _one_group_to_the_end(pips: list[Pip], link: float) -> bool:
+    """Are these pips still one group at the shortest link the split reaches from `link`
+    (the last not below MIN_LINK)? Then they are one group at every link between (a shorter
+    link only drops links: the same pairwise distances against smaller products), so each
+    split finds no part and the group is no face: printed text is known at once, not by
+    grouping it at every link in turn."""
+    last = link
+    while last * SPLIT >= MIN_LINK:
+        last *= SPLIT
+    return last != link and len(group(pips, last)) == 1
 
 
 def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:

@@ -1,5 +1,5 @@
-"""The dice face classifier: a small convolutional network (faces.onnx, run by OpenCV's dnn
-module) that looks at a candidate's crop (candidates.crop) and says what is at its centre:
+"""The dice face classifier: a small convolutional network (faces.onnx, run by ONNX Runtime on
+one thread) that looks at a candidate's crop (candidates.crop) and says what is at its centre:
 
 - 1-6: the top face of a flat die, with that many pips;
 - 7 (`LEANING`): a die leaning on something or lying on the other die («dado montado»);
@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import cv2
 import numpy as np
+import onnxruntime as ort
 
 MODEL = Path(__file__).with_name("faces.onnx")
 NOTHING, LEANING = 0, 7
@@ -26,26 +26,29 @@ def prepare(crops: np.ndarray) -> np.ndarray:
     less its own mean, over its own spread (a die reads the same in a lamp's light or in
     shade, on a bright or a dull camera)."""
     x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
-    return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+    # np.mean and np.std's own operations (sums in float32, each over the count), the crop
+    # less its mean computed once for both
+    n = x[0].size
+    d = x - x.sum(axis=(1, 2, 3), keepdims=True) / n
+    std = np.sqrt(np.square(d).sum(axis=(1, 2, 3), keepdims=True) / n)
+    return np.ascontiguousarray((d / (std + 8.0)).transpose(0, 3, 1, 2))
 
 
 @lru_cache(maxsize=1)
-def _net() -> cv2.dnn.Net:
-    # The classic engine: a third faster than OpenCV 5's new graph engine on a dozen 40 px
-    # crops (3.1 against 5.0 ms, one thread).
-    net = cv2.dnn.readNetFromONNX(str(MODEL), engine=cv2.dnn.ENGINE_CLASSIC)
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return net
+def _session() -> ort.InferenceSession:
+    # ONNX Runtime rather than OpenCV's dnn: 1.5-2 times faster on one thread (a dozen crops
+    # 1.33 against 2.22 ms, thirty 2.8 against 5.7), logits within 1e-5 of OpenCV's. One
+    # thread, as the reader's CPU time is counted per core; the caller's threads read frames.
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
 
 
 def classify(crops: np.ndarray) -> np.ndarray:
     """Class probabilities (N x CLASSES) of N crops."""
     if len(crops) == 0:
         return np.zeros((0, CLASSES), np.float32)
-    net = _net()
-    net.setInput(prepare(crops))
-    logits = net.forward().reshape(len(crops), CLASSES)
+    logits = _session().run(None, {"crops": prepare(crops)})[0].reshape(len(crops), CLASSES)
     z = np.exp(logits - logits.max(axis=1, keepdims=True))
     return np.asarray(z / z.sum(axis=1, keepdims=True))

@@ -16,7 +16,8 @@ rendered there before). Never the evaluation sets.
 
 The reference's dice package uses this checkout's services.vision.reading and stats. Exit
 status 1 when a reading (values, no_decision or reason), what the classifier saw (look: each
-candidate, its class, belief and lean) or a candidate differs.
+candidate and its class; its belief and lean by more than BELIEF_TOL) or a candidate differs;
+beliefs_differ counts the frames whose beliefs differ at all, belief_max_diff the largest.
 """
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[3]
 SETS = {"tuning640": 741_101, "tuning1280": 741_102, "generator": 741_103}
 DEV = ("dev-tuning", "dev-first", "dev-wide", "dev-leaning")  # dice_crops's validation sets
+# Beliefs (and leans) of two readers compared within this: two runtimes' float sums differ
+# in the last bits (ONNX Runtime against OpenCV's dnn: about 1e-5 in a logit). The rest of a
+# look (candidates, classes) and the readings are compared exactly.
+BELIEF_TOL = 1e-4
 
 
 def reference(ref: str, into: Path) -> tuple[ModuleType, ModuleType]:
@@ -90,15 +95,24 @@ def dev_frames(source: str, n: int, cache: Path | None) -> list[np.ndarray]:
 def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
             images: list[np.ndarray]) -> dict[str, Any]:
     out: dict[str, Any] = {"frames": len(images), "readings_differ": [], "detail_differs": [],
-                           "seen_differ": [], "candidates_differ": [], "candidates": 0}
+                           "seen_differ": [], "beliefs_differ": 0, "belief_max_diff": 0.0,
+                           "candidates_differ": [], "candidates": 0}
     for i, image in enumerate(images):
-        if [dataclasses.astuple(s) for s in a.look(image)] != \
-                [dataclasses.astuple(s) for s in b.look(image)]:
+        sa, sb = a.look(image), b.look(image)
+        if [(dataclasses.astuple(s.candidate), s.value) for s in sa] != \
+                [(dataclasses.astuple(s.candidate), s.value) for s in sb]:
             out["seen_differ"].append(i)
+        else:
+            diff = max((abs(p - q) for s, t in zip(sa, sb, strict=True)
+                        for p, q in ((s.belief, t.belief), (s.lean, t.lean))), default=0.0)
+            out["beliefs_differ"] += diff > 0
+            out["belief_max_diff"] = max(out["belief_max_diff"], diff)
+            if diff > BELIEF_TOL:
+                out["seen_differ"].append(i)
         ra, rb = a.read_learned(image), b.read_learned(image)
         if (ra.values, ra.no_decision, ra.reason) != (rb.values, rb.no_decision, rb.reason):
             out["readings_differ"].append(i)
-        elif (ra.confidence, ra.detail) != (rb.confidence, rb.detail):
+        elif not _close((ra.confidence, ra.detail), (rb.confidence, rb.detail)):
             out["detail_differs"].append(i)
         for half in (False, True):
             ca, cb = ac.candidates(image, half=half), bc.candidates(image, half=half)
@@ -108,6 +122,20 @@ def compare(a: ModuleType, ac: ModuleType, b: ModuleType, bc: ModuleType,
                                            bc.crop(image, c.x, c.y, c.side)) for c in ca):
                 out["candidates_differ"].append(i)
     return out
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Equal, floats within BELIEF_TOL (a detail's beliefs, rounded to 0.001, within that
+    step more)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(
+            abs(a[k] - b[k]) <= BELIEF_TOL + 0.001 if k == "belief" else _close(a[k], b[k])
+            for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= BELIEF_TOL
+    return bool(a == b)
 
 
 def second_look(b: ModuleType, bc: ModuleType, image: np.ndarray) -> bool:

@@ -13,9 +13,9 @@ from services.scenes.foreign import sets
 from services.vision.dice import candidates as C
 from services.vision.dice import learned
 from services.vision.dice import pipfinder as P
-from services.vision.dice.classifier import classify
+from services.vision.dice.classifier import classify, prepare
 from services.vision.dice.faces import LAYOUT, PATTERNS, PIP_OFFSET, PIP_RADIUS
-from services.vision.stats import median
+from services.vision.stats import column_medians, median
 
 
 def synthetic_pips(rng: np.random.Generator) -> list[P.Pip]:
@@ -217,6 +217,80 @@ def test_a_crops_probabilities_do_not_depend_on_the_batch_it_is_in(frames):
     together = classify(crops)  # what a crop is, whatever else the frame shows
     assert np.array_equal(together, np.concatenate([classify(c[None]) for c in crops]))
     assert np.array_equal(together[3:9], classify(crops[3:9]))
+
+
+def reference_faces(pips: list[P.Pip], members: list[int], link: float) -> list[list[int]]:
+    """candidates._faces as it was before a group still whole at the shortest link was known
+    at once (commit 51d50c5): grouped at every link in turn."""
+    if len(members) <= 7:
+        return [members]
+    link *= C.SPLIT
+    if link < C.MIN_LINK:
+        return []
+    parts = [[members[i] for i in g] for g in P.group([pips[k] for k in members], link)]
+    faces = [f for part in parts for f in reference_faces(pips, part, link)]
+    if not any(len(f) >= 4 for f in faces) or C._one_die(pips, faces):
+        return []
+    return faces
+
+
+def test_big_groups_split_into_the_faces_they_split_into_link_by_link(frames):
+    rng = np.random.default_rng(11)
+    # printed text: a lattice of dots one group at every link; two 6s side by side: split
+    text = [P.Pip(100.0 + 9 * i, 100.0 + 9 * j, 2.0, True) for i in range(5) for j in range(4)]
+    sixes = [P.Pip(300.0 + dx + 13 * gx, 300.0 + 13 * gy, 4.2, False) for dx in (0.0, 60.0)
+             for gx, gy in LAYOUT[6]]
+    sets_ = [text, sixes, text + sixes] + [synthetic_pips(rng) for _ in range(20)]
+    sets_ += [P.find_pips(image) for image in frames]
+    sets_ += [P.find_pips(cv2.pyrDown(image)) for image in frames]
+    big = shortcut = 0
+    for pips in sets_:
+        for members in P.group(pips, C.LINK):
+            assert C._faces(pips, members, C.LINK) == reference_faces(pips, members, C.LINK)
+            if len(members) > 7:
+                big += 1
+                shortcut += C._one_group_to_the_end([pips[k] for k in members],
+                                                    C.LINK * C.SPLIT)
+    assert C._faces(text, list(range(len(text))), C.LINK) == []
+    assert len(C._faces(sixes, list(range(12)), C.LINK)) == 2
+    assert big > 30 and 3 <= shortcut < big - 20  # both kinds compared
+
+
+def reference_plain(image: np.ndarray, c: C.Candidate) -> bool:
+    """learned._plain as it was before the candidates' rings were read together (commit
+    51d50c5): one candidate at a time."""
+    h, w = image.shape[:2]
+    pts = learned._PLAIN_RINGS * c.side + (c.x, c.y)
+    xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
+    v = np.asarray(image[ys, xs], np.float32)
+    n = len(v) // 2
+    return bool(np.linalg.norm(column_medians(v[:n]) - column_medians(v[n:])) < learned.PLAIN)
+
+
+def test_lone_pips_on_plain_ground_are_the_ones_found_one_by_one(frames):
+    plain = other = 0
+    for image in frames:
+        for half in (False, True):
+            lone = [c for c in C.candidates(image, half=half) if c.pips == 1]
+            # and the frame's edge: rings beyond it read its last pixels
+            lone += [C.Candidate(3.0, 470.0, 30.0, 1, 1, False),
+                     C.Candidate(630.5, 2.5, 60.0, 1, 1, True)]
+            found = learned._plain(image, lone)
+            assert found == [reference_plain(image, c) for c in lone]
+            plain += sum(found)
+            other += len(found) - sum(found)
+    assert plain > 20 and other > 20 and learned._plain(frames[0], []) == []
+
+
+def test_the_classifiers_input_is_each_crop_less_its_numpy_mean_over_its_numpy_std(frames):
+    crops = np.stack([C.crop(image, c.x, c.y, c.side) for image in frames
+                      for half in (False, True) for c in C.candidates(image, half=half)])
+    x = crops.astype(np.float32)
+    mean, std = x.mean(axis=(1, 2, 3), keepdims=True), x.std(axis=(1, 2, 3), keepdims=True)
+    want = np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+    assert len(crops) > 100 and np.array_equal(prepare(crops), want)
+    assert np.array_equal(prepare(crops[:1]), want[:1])
 
 
 class FakeFrame:
