@@ -283,3 +283,19 @@ def test_row_radius_is_numpys_interp():
     index = np.arange(len(rows))
     for cy in [*rng.uniform(-2, len(rows) + 1, 5000), *range(-1, len(rows) + 1)]:
         assert strips._row_radius(rows, float(cy)) == float(np.interp(cy, index, rows))
+
+
+def test_basis_first_fit_is_the_unweighted_solve():
+    """The first (unweighted) fit on a Basis, its y-independent part taken once per dtype
+    (eleventh round), is `_solve` with unit weights to the bit."""
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        n = int(rng.integers(12, 150))
+        t = np.sort(rng.uniform(0, 2 * np.pi, n)).astype((np.float32, np.float64)[trial % 2])
+        y = rng.normal(0, 3, n).astype((np.float32, np.float64)[(trial // 2) % 2])
+        basis = harmonics.Basis(t)
+        want = harmonics._solve(basis.at, basis.a, y, np.ones(n, y.dtype))
+        for _ in range(2):  # taken, then reused
+            got = harmonics.robust_fit(basis, y, ())
+            assert got is not None and np.array_equal(got[0], want)
+            assert np.array_equal(got[1], np.ones(n)) and got[1].flags.writeable
