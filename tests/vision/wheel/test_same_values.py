@@ -299,3 +299,20 @@ def test_basis_first_fit_is_the_unweighted_solve():
             got = harmonics.robust_fit(basis, y, ())
             assert got is not None and np.array_equal(got[0], want)
             assert np.array_equal(got[1], np.ones(n)) and got[1].flags.writeable
+
+
+def test_whiteness_and_masked_window_are_the_plain_forms():
+    """The darkest channel from split planes, and a spot's window zeroed outside its region
+    by cv2.copyTo (eleventh round), are np.minimum over the channels and np.where."""
+    rng = np.random.default_rng(12)
+    for _ in range(50):
+        h, w = int(rng.integers(3, 60)), int(rng.integers(3, 900))
+        bgr = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        got = strips.whiteness(bgr)
+        assert got.dtype == np.uint8
+        assert np.array_equal(got, np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2]))
+        win = (rng.random((34, 81)) - 0.3).astype(np.float32)
+        mask = (rng.random((36, 83)) < 0.3).astype(np.uint8)
+        got = cv2.copyTo(win, mask[1:-1, 1:-1])
+        want = np.where(mask[1:-1, 1:-1].view(bool), win, np.float32(0))
+        assert got.dtype == want.dtype and np.array_equal(got, want)
