@@ -14,8 +14,10 @@ import numpy as np
 
 from services.vision.wheel import harmonics, locate, strips
 from services.vision.wheel.area import shrink_area
+from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.layout import get_layout
-from services.vision.wheel.reader import _may_rest_on_bowl
+from services.vision.wheel.locate import Ellipse
+from services.vision.wheel.reader import _may_rest_on_bowl, _zero_and_outline
 from services.vision.wheel.rotor import RING_R, RotorReading, _with, _z
 
 
@@ -316,3 +318,25 @@ def test_whiteness_and_masked_window_are_the_plain_forms():
         got = cv2.copyTo(win, mask[1:-1, 1:-1])
         want = np.where(mask[1:-1, 1:-1].view(bool), win, np.float32(0))
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_zero_and_outline_in_one_angle_of_are_the_separate_points():
+    """The zero's point and the chosen pocket's outline through one `angle_of` (eleventh
+    round) are the points `_geometry` and `_outline` took apart: the zero's from scalars,
+    the outline's from four."""
+    rng = np.random.default_rng(13)
+    for trial in range(300):
+        layout = get_layout(("european", "american")[trial % 2])
+        rotor = RotorReading(layout, float(rng.uniform(0, 360)), 0.9, 0.5,
+                             rng.normal(0, 0.02, 5), 30, 0.2)
+        cx, cy, a, b = rng.uniform(100, 400, 2).tolist() + rng.uniform(80, 200, 2).tolist()
+        ell = Ellipse(cx, cy, a, b, float(rng.uniform(0, 180)))
+        k = int(rng.integers(0, layout.n))
+        zx, zy = ell.points(np.array(rotor.angle_of(0.0, 0.92)), np.array(0.92))
+        ks = np.array([k - 0.5, k + 0.5, k + 0.5, k - 0.5])
+        rs = np.array([NOMINAL.pockets_in, NOMINAL.pockets_in, 1.0, 1.0])
+        xs, ys = ell.points(rotor.angle_of(ks, rs), rs)
+        zero, outline = _zero_and_outline(ell, rotor, k)
+        assert zero == (float(zx), float(zy))
+        assert _zero_and_outline(ell, rotor, None) == (zero, None)
+        assert outline == tuple((float(x), float(y)) for x, y in zip(xs, ys))
