@@ -190,25 +190,30 @@ def _z(x: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _template_spectra(layout: WheelLayout) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """conj(rfft) of the templates and their norms: fixed per layout, computed once."""
+def _template_spectra(layout: WheelLayout) -> tuple[np.ndarray, float, float]:
+    """conj(rfft) of the red and green templates (rows) and their norms: fixed per layout,
+    computed once. Read only."""
     t_red, t_green = templates(layout)
-    return (np.conj(np.fft.rfft(t_red)), np.conj(np.fft.rfft(t_green)),
-            float(np.sqrt((t_red ** 2).sum() * BINS)), float(np.sqrt((t_green ** 2).sum() * BINS)))
-
-
-def _correlate(sig: np.ndarray, tpl_spectrum: np.ndarray) -> np.ndarray:
-    """c[j] = sum_b sig[b] * tpl[b - j]: the template's zero moved to bin j."""
-    return np.fft.irfft(np.fft.rfft(sig) * tpl_spectrum, BINS)
+    spectra = np.stack([np.conj(np.fft.rfft(t_red)), np.conj(np.fft.rfft(t_green))])
+    spectra.flags.writeable = False
+    return (spectra, float(np.sqrt((t_red ** 2).sum() * BINS)),
+            float(np.sqrt((t_green ** 2).sum() * BINS)))
 
 
 def _template_scores(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> np.ndarray:
     """The templates' score with their zero at each bin: red and green correlations over
-    their norms, green weighted GREEN_WEIGHT, the sum over 1 + GREEN_WEIGHT."""
-    f_red, f_green, n_red, n_green = _template_spectra(layout)
-    score = _correlate(red, f_red) / n_red + GREEN_WEIGHT * _correlate(green, f_green) / n_green
+    their norms, green weighted GREEN_WEIGHT, the sum over 1 + GREEN_WEIGHT. A correlation
+    c[j] = sum_b sig[b] * tpl[b - j] (the template's zero moved to bin j) is
+    irfft(rfft(sig) * conj(rfft(tpl))); both signals go through numpy's FFTs as the two
+    rows of one array (each row by the same plan: the values of one call per signal, in
+    half the calls - eleventh round, 100 -> 65 us)."""
+    spectra, n_red, n_green = _template_spectra(layout)
+    both = np.concatenate((red, green)).reshape(2, BINS)
+    c = np.fft.irfft(np.fft.rfft(both) * spectra, BINS)
+    score = c[0] / n_red
+    score += GREEN_WEIGHT * c[1] / n_green
     score /= 1 + GREEN_WEIGHT
-    return np.asarray(score)
+    return score
 
 
 def phase(red: np.ndarray, green: np.ndarray, layout: WheelLayout) -> tuple[float, float, float]:

@@ -340,3 +340,25 @@ def test_zero_and_outline_in_one_angle_of_are_the_separate_points():
         assert zero == (float(zx), float(zy))
         assert _zero_and_outline(ell, rotor, None) == (zero, None)
         assert outline == tuple((float(x), float(y)) for x, y in zip(xs, ys))
+
+
+def test_template_scores_in_one_fft_pair_are_the_separate_correlations():
+    """Both ring signals through one rfft and one irfft as two rows (eleventh round): the
+    values of a correlation per signal (float32 signals as ring_signals gives them, float64
+    as the straightened ring's)."""
+    from services.vision.wheel.rotor import BINS, GREEN_WEIGHT, _template_scores, templates
+    rng = np.random.default_rng(14)
+    for trial in range(60):
+        layout = get_layout(("european", "american")[trial % 2])
+        dtype = (np.float32, np.float64)[(trial // 2) % 2]
+        red, green = (_z(rng.normal(size=BINS).astype(dtype)) for _ in range(2))
+        t_red, t_green = templates(layout)
+
+        def corr(sig: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+            return np.fft.irfft(np.fft.rfft(sig) * np.conj(np.fft.rfft(tpl)), BINS)
+
+        want = (corr(red, t_red) / np.sqrt((t_red ** 2).sum() * BINS)
+                + GREEN_WEIGHT * corr(green, t_green) / np.sqrt((t_green ** 2).sum() * BINS))
+        want /= 1 + GREEN_WEIGHT
+        got = _template_scores(red, green, layout)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
