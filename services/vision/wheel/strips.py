@@ -233,7 +233,9 @@ def spots(strip: Strip, per_unit: float, period: float, max_spots: int = 4,
     peaks[:, :pad] = False
     peaks[:, pad + cols:] = False
     peaks[(strip.rows < r_range[0]) | (strip.rows > r_range[1]), :] = False
-    ys, xs = np.nonzero(peaks)
+    # np.nonzero's indices, in its order, from the flat ones (numpy's 2-D nonzero took
+    # 100 us on a 34 x 640 strip, the 1-D one and a divmod 16-19)
+    ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     noise = _Noise(strip.abs_residual, strip.noise, per_unit, local_noise)
     strong = sm[ys, xs]
     # a peak over k times the strip's noise stands over k times any lower noise near it:

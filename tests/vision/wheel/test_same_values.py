@@ -362,3 +362,15 @@ def test_template_scores_in_one_fft_pair_are_the_separate_correlations():
         want /= 1 + GREEN_WEIGHT
         got = _template_scores(red, green, layout)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_peak_indices_from_flat_ones_are_numpys_nonzero():
+    """A strip's peak indices by flat index and divmod (eleventh round) are np.nonzero's,
+    in its order and type."""
+    rng = np.random.default_rng(15)
+    for _ in range(50):
+        peaks = rng.random((int(rng.integers(1, 60)), int(rng.integers(1, 1000)))) < 0.01
+        ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
+        want = np.nonzero(peaks)
+        assert ys.dtype == want[0].dtype and xs.dtype == want[1].dtype
+        assert np.array_equal(ys, want[0]) and np.array_equal(xs, want[1])
