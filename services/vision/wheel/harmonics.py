@@ -29,7 +29,13 @@ def evaluate(coef: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 def _evaluate(coef: np.ndarray, c: np.ndarray, s: np.ndarray) -> np.ndarray:
-    return coef[0] + coef[1] * c + coef[2] * s + coef[3] * (c * c - s * s) + coef[4] * (2 * s * c)
+    return _evaluate2(coef, c, s, c * c - s * s, 2 * s * c)
+
+
+def _evaluate2(coef: np.ndarray, c: np.ndarray, s: np.ndarray, c2: np.ndarray,
+               s2: np.ndarray) -> np.ndarray:
+    """`_evaluate` given cos 2t (c * c - s * s) and sin 2t (2 * s * c) as it forms them."""
+    return coef[0] + coef[1] * c + coef[2] * s + coef[3] * c2 + coef[4] * s2
 
 
 class Basis:
@@ -42,6 +48,8 @@ class Basis:
         self.t = t
         self.c, self.s = np.cos(t), np.sin(t)
         self.a = _design(self.c, self.s)
+        # the double angles as `_evaluate` forms them, taken once (4 of its 13 operations)
+        self.c2, self.s2 = self.c * self.c - self.s * self.s, 2 * self.s * self.c
         self.at = np.ascontiguousarray(self.a.T)
         # float64 copies: the weighted steps of `robust_fit` work in float64 (the weights
         # are), and numpy would otherwise cast these on every product
@@ -68,7 +76,7 @@ class Basis:
         return got
 
     def evaluate(self, coef: np.ndarray) -> np.ndarray:
-        return _evaluate(coef, self.c, self.s)
+        return _evaluate2(coef, self.c, self.s, self.c2, self.s2)
 
 
 _RIDGE = 1e-9 * np.eye(5)

@@ -374,3 +374,18 @@ def test_peak_indices_from_flat_ones_are_numpys_nonzero():
         want = np.nonzero(peaks)
         assert ys.dtype == want[0].dtype and xs.dtype == want[1].dtype
         assert np.array_equal(ys, want[0]) and np.array_equal(xs, want[1])
+
+
+def test_basis_values_are_the_plain_harmonics():
+    """A Basis evaluates with its double angles taken once (eleventh round): the values of
+    the plain formula on its angles, to the bit."""
+    rng = np.random.default_rng(16)
+    for trial in range(40):
+        t = rng.uniform(0, 2 * np.pi, int(rng.integers(5, 1000)))
+        t = t.astype((np.float32, np.float64)[trial % 2])
+        coef = rng.normal(size=5)
+        c, s = np.cos(t), np.sin(t)
+        want = (coef[0] + coef[1] * c + coef[2] * s + coef[3] * (c * c - s * s)
+                + coef[4] * (2 * s * c))
+        got = harmonics.Basis(t).evaluate(coef)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
