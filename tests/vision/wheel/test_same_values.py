@@ -389,3 +389,18 @@ def test_basis_values_are_the_plain_harmonics():
                 + coef[4] * (2 * s * c))
         got = harmonics.Basis(t).evaluate(coef)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_map_pair_in_reused_buffers_is_the_plain_affine_map():
+    """Both maps of an ellipse's grid formed with the callers' temporaries reused (eleventh
+    round): the plain sums m[i, 0] u + m[i, 1] v + m[i, 2], on grids and on scalars."""
+    rng = np.random.default_rng(17)
+    for _ in range(40):
+        m = rng.normal(0, 200, (3, 3)).astype(np.float32)
+        shape = tuple(int(x) for x in rng.integers(1, 60, int(rng.integers(0, 3))))
+        u = np.asarray(rng.normal(size=shape), np.float32)
+        v = np.asarray(rng.normal(size=shape), np.float32)
+        want = [m[i][0] * u + m[i][1] * v + m[i][2] for i in (0, 1)]
+        got = locate._grids(m, u.copy(), v.copy())
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == np.float32 and np.array_equal(g, w)
