@@ -119,10 +119,11 @@ class Ellipse:
 
 
 def _grids(m: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The maps m[i, 0] * u + m[i, 1] * v + m[i, 2] (i = 0, 1: x and y), formed in that order
-    (the values of the plain sums), with `u` and `v` (the callers' own temporaries) used up:
-    the second map is formed in `u`, its `m[1, 1] * v` in the first map's scratch. Two full-grid allocations fewer a pair (the bowl strip's
-    are 200 kB each: above glibc's mmap threshold, fresh pages to fault in)."""
+    """The maps m[i, 0] * u + m[i, 1] * v + m[i, 2] (i = 0, 1: x and y), formed in that
+    order (the values of the plain sums), with `u` and `v` (the callers' own temporaries)
+    used up: the second map is formed in `u`, its `m[1, 1] * v` in the first map's
+    scratch. Two full-grid allocations fewer a pair (the bowl strip's are 200 kB each:
+    above glibc's mmap threshold, fresh pages to fault in)."""
     if np.ndim(u) == 0:  # scalars: nothing to reuse
         return m[0][0] * u + m[0][1] * v + m[0][2], m[1][0] * u + m[1][1] * v + m[1][2]
     mx = m[0][0] * u
