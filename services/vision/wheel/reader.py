@@ -294,9 +294,10 @@ def _in_pocket_ring(layout, ell, rotor: RotorReading, strip: Strip, inside: list
         return _no(layout, R.GLARE, ell, **geo)
     if not _at_rest(ball, rotor_px):  # a ball-like smear, not a sharp ball: still moving
         return _no(layout, R.BALL_MOVING, ell, **geo)
-    run = rotor.longest_unseen_run()[0]
     if (rotor.margin < ROTOR_MARGIN_MIN or rotor.boundaries < BOUNDARIES_MIN
             or rotor.residual > WARP_RESIDUAL_MAX or rotor.sectors_off > SECTORS_OFF_MAX):
+        # the run of hidden boundaries only says which reason (15 us: taken only here)
+        run = rotor.longest_unseen_run()[0]
         return _no(layout, R.OCCLUDED if run >= 3 else R.ROTOR_UNREADABLE, ell, **geo)
     return WheelReading(layout.pockets[k], False, None, _confidence(ball, offset, rotor),
                         layout.variant, pocket_outline=outline, **geo)
