@@ -404,3 +404,15 @@ def test_map_pair_in_reused_buffers_is_the_plain_affine_map():
         got = locate._grids(m, u.copy(), v.copy())
         for g, w in zip(got, want):
             assert np.asarray(g).dtype == np.float32 and np.array_equal(g, w)
+
+
+def test_far_max_is_the_rolled_mask_maximum():
+    """The best score a pocket or more from bin j, over one or two slices (eleventh round):
+    the maximum over `np.roll(_far_from_zero(n), j)`, for every j of both layouts."""
+    from services.vision.wheel.rotor import BINS, _far_from_zero, _far_max
+    rng = np.random.default_rng(19)
+    for n in (37, 38):
+        far = _far_from_zero(n)
+        score = rng.normal(size=BINS)
+        for j in range(BINS):
+            assert _far_max(score, j, n) == float(np.maximum.reduce(score[np.roll(far, j)]))
