@@ -92,7 +92,7 @@ class Ellipse:
         c, s = cos_sin(theta_deg) if cs is None else cs
         r = np.asarray(r, dtype=np.float32)
         u, v = c * r, s * r
-        return _affine(m[0], u, v), _affine(m[1], u, v)
+        return _grids(m, u, v)
 
     def sample(self, theta: np.ndarray, r: np.ndarray,
                cs: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -105,7 +105,7 @@ class Ellipse:
         r = np.asarray(r, dtype=np.float32)
         u = cs[0][:, None] * r[None, :]
         v = cs[1][:, None] * r[None, :]
-        return _affine(m[0], u, v), _affine(m[1], u, v)
+        return _grids(m, u, v)
 
     def sample_across(self, r: np.ndarray, cs: tuple[np.ndarray, np.ndarray]
                       ) -> tuple[np.ndarray, np.ndarray]:
@@ -115,16 +115,26 @@ class Ellipse:
         r = np.asarray(r, dtype=np.float32)
         u = r[:, None] * cs[0][None, :]
         v = r[:, None] * cs[1][None, :]
-        return _affine(m[0], u, v), _affine(m[1], u, v)
+        return _grids(m, u, v)
 
 
-def _affine(row: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """row[0] * u + row[1] * v + row[2], in that order, in place (no temporaries beyond one:
-    the strips' grids have 20-50 k cells)."""
-    out = row[0] * u
-    out += row[1] * v
-    out += row[2]
-    return out
+def _grids(m: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The maps m[i, 0] * u + m[i, 1] * v + m[i, 2] (i = 0, 1: x and y), formed in that
+    order (the values of the plain sums), with `u` and `v` (the callers' own temporaries)
+    used up: the second map is formed in `u`, its `m[1, 1] * v` in the first map's
+    scratch. Two full-grid allocations fewer a pair (the bowl strip's are 200 kB each:
+    above glibc's mmap threshold, fresh pages to fault in)."""
+    if np.ndim(u) == 0:  # scalars: nothing to reuse
+        return m[0][0] * u + m[0][1] * v + m[0][2], m[1][0] * u + m[1][1] * v + m[1][2]
+    mx = m[0][0] * u
+    scratch = m[0][1] * v
+    mx += scratch
+    mx += m[0][2]
+    np.multiply(m[1][1], v, out=scratch)
+    np.multiply(m[1][0], u, out=u)
+    u += scratch
+    u += m[1][2]
+    return mx, u
 
 
 def remap(img: np.ndarray, mx: np.ndarray, my: np.ndarray) -> np.ndarray:

@@ -14,8 +14,10 @@ import numpy as np
 
 from services.vision.wheel import harmonics, locate, strips
 from services.vision.wheel.area import shrink_area
+from services.vision.wheel.geometry import NOMINAL
 from services.vision.wheel.layout import get_layout
-from services.vision.wheel.reader import _may_rest_on_bowl
+from services.vision.wheel.locate import Ellipse
+from services.vision.wheel.reader import _may_rest_on_bowl, _zero_and_outline
 from services.vision.wheel.rotor import RING_R, RotorReading, _with, _z
 
 
@@ -283,3 +285,134 @@ def test_row_radius_is_numpys_interp():
     index = np.arange(len(rows))
     for cy in [*rng.uniform(-2, len(rows) + 1, 5000), *range(-1, len(rows) + 1)]:
         assert strips._row_radius(rows, float(cy)) == float(np.interp(cy, index, rows))
+
+
+def test_basis_first_fit_is_the_unweighted_solve():
+    """The first (unweighted) fit on a Basis, its y-independent part taken once per dtype
+    (eleventh round), is `_solve` with unit weights to the bit."""
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        n = int(rng.integers(12, 150))
+        t = np.sort(rng.uniform(0, 2 * np.pi, n)).astype((np.float32, np.float64)[trial % 2])
+        y = rng.normal(0, 3, n).astype((np.float32, np.float64)[(trial // 2) % 2])
+        basis = harmonics.Basis(t)
+        want = harmonics._solve(basis.at, basis.a, y, np.ones(n, y.dtype))
+        for _ in range(2):  # taken, then reused
+            got = harmonics.robust_fit(basis, y, ())
+            assert got is not None and np.array_equal(got[0], want)
+            assert np.array_equal(got[1], np.ones(n)) and got[1].flags.writeable
+
+
+def test_whiteness_and_masked_window_are_the_plain_forms():
+    """The darkest channel from split planes, and a spot's window zeroed outside its region
+    by cv2.copyTo (eleventh round), are np.minimum over the channels and np.where."""
+    rng = np.random.default_rng(12)
+    for _ in range(50):
+        h, w = int(rng.integers(3, 60)), int(rng.integers(3, 900))
+        bgr = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        got = strips.whiteness(bgr)
+        assert got.dtype == np.uint8
+        assert np.array_equal(got, np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2]))
+        win = (rng.random((34, 81)) - 0.3).astype(np.float32)
+        mask = (rng.random((36, 83)) < 0.3).astype(np.uint8)
+        got = cv2.copyTo(win, mask[1:-1, 1:-1])
+        want = np.where(mask[1:-1, 1:-1].view(bool), win, np.float32(0))
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_zero_and_outline_in_one_angle_of_are_the_separate_points():
+    """The zero's point and the chosen pocket's outline through one `angle_of` (eleventh
+    round) are the points `_geometry` and `_outline` took apart: the zero's from scalars,
+    the outline's from four."""
+    rng = np.random.default_rng(13)
+    for trial in range(300):
+        layout = get_layout(("european", "american")[trial % 2])
+        rotor = RotorReading(layout, float(rng.uniform(0, 360)), 0.9, 0.5,
+                             rng.normal(0, 0.02, 5), 30, 0.2)
+        cx, cy, a, b = rng.uniform(100, 400, 2).tolist() + rng.uniform(80, 200, 2).tolist()
+        ell = Ellipse(cx, cy, a, b, float(rng.uniform(0, 180)))
+        k = int(rng.integers(0, layout.n))
+        zx, zy = ell.points(np.array(rotor.angle_of(0.0, 0.92)), np.array(0.92))
+        ks = np.array([k - 0.5, k + 0.5, k + 0.5, k - 0.5])
+        rs = np.array([NOMINAL.pockets_in, NOMINAL.pockets_in, 1.0, 1.0])
+        xs, ys = ell.points(rotor.angle_of(ks, rs), rs)
+        zero, outline = _zero_and_outline(ell, rotor, k)
+        assert zero == (float(zx), float(zy))
+        assert _zero_and_outline(ell, rotor, None) == (zero, None)
+        assert outline == tuple((float(x), float(y)) for x, y in zip(xs, ys))
+
+
+def test_template_scores_in_one_fft_pair_are_the_separate_correlations():
+    """Both ring signals through one rfft and one irfft as two rows (eleventh round): the
+    values of a correlation per signal (float32 signals as ring_signals gives them, float64
+    as the straightened ring's)."""
+    from services.vision.wheel.rotor import BINS, GREEN_WEIGHT, _template_scores, templates
+    rng = np.random.default_rng(14)
+    for trial in range(60):
+        layout = get_layout(("european", "american")[trial % 2])
+        dtype = (np.float32, np.float64)[(trial // 2) % 2]
+        red, green = (_z(rng.normal(size=BINS).astype(dtype)) for _ in range(2))
+        t_red, t_green = templates(layout)
+
+        def corr(sig: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+            return np.fft.irfft(np.fft.rfft(sig) * np.conj(np.fft.rfft(tpl)), BINS)
+
+        want = (corr(red, t_red) / np.sqrt((t_red ** 2).sum() * BINS)
+                + GREEN_WEIGHT * corr(green, t_green) / np.sqrt((t_green ** 2).sum() * BINS))
+        want /= 1 + GREEN_WEIGHT
+        got = _template_scores(red, green, layout)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_peak_indices_from_flat_ones_are_numpys_nonzero():
+    """A strip's peak indices by flat index and divmod (eleventh round) are np.nonzero's,
+    in its order and type."""
+    rng = np.random.default_rng(15)
+    for _ in range(50):
+        peaks = rng.random((int(rng.integers(1, 60)), int(rng.integers(1, 1000)))) < 0.01
+        ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
+        want = np.nonzero(peaks)
+        assert ys.dtype == want[0].dtype and xs.dtype == want[1].dtype
+        assert np.array_equal(ys, want[0]) and np.array_equal(xs, want[1])
+
+
+def test_basis_values_are_the_plain_harmonics():
+    """A Basis evaluates with its double angles taken once (eleventh round): the values of
+    the plain formula on its angles, to the bit."""
+    rng = np.random.default_rng(16)
+    for trial in range(40):
+        t = rng.uniform(0, 2 * np.pi, int(rng.integers(5, 1000)))
+        t = t.astype((np.float32, np.float64)[trial % 2])
+        coef = rng.normal(size=5)
+        c, s = np.cos(t), np.sin(t)
+        want = (coef[0] + coef[1] * c + coef[2] * s + coef[3] * (c * c - s * s)
+                + coef[4] * (2 * s * c))
+        got = harmonics.Basis(t).evaluate(coef)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_map_pair_in_reused_buffers_is_the_plain_affine_map():
+    """Both maps of an ellipse's grid formed with the callers' temporaries reused (eleventh
+    round): the plain sums m[i, 0] u + m[i, 1] v + m[i, 2], on grids and on scalars."""
+    rng = np.random.default_rng(17)
+    for _ in range(40):
+        m = rng.normal(0, 200, (3, 3)).astype(np.float32)
+        shape = tuple(int(x) for x in rng.integers(1, 60, int(rng.integers(0, 3))))
+        u = np.asarray(rng.normal(size=shape), np.float32)
+        v = np.asarray(rng.normal(size=shape), np.float32)
+        want = [m[i][0] * u + m[i][1] * v + m[i][2] for i in (0, 1)]
+        got = locate._grids(m, u.copy(), v.copy())
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == np.float32 and np.array_equal(g, w)
+
+
+def test_far_max_is_the_rolled_mask_maximum():
+    """The best score a pocket or more from bin j, over one or two slices (eleventh round):
+    the maximum over `np.roll(_far_from_zero(n), j)`, for every j of both layouts."""
+    from services.vision.wheel.rotor import BINS, _far_from_zero, _far_max
+    rng = np.random.default_rng(19)
+    for n in (37, 38):
+        far = _far_from_zero(n)
+        score = rng.normal(size=BINS)
+        for j in range(BINS):
+            assert _far_max(score, j, n) == float(np.maximum.reduce(score[np.roll(far, j)]))
