@@ -40,7 +40,7 @@ class Candidate:
     fit: int | None      # the value the pips' grid makes, None when they make none
     pips: int            # how many pips the candidate stands on
     dark: bool           # the pips' polarity
-    split: bool = False  # a lone pip taken out of a pair (looked at for a 1's face only)
+    split: bool = False  # a lone pip taken out of a pair or a three (looked at for a 1 only)
 
 
 def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> list[Candidate]:
@@ -144,11 +144,11 @@ def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:
 def _subsets(members: list[int]) -> list[list[int]]:
     """The group, then the group less one pip, then less two when it has up to five (a lamp's
     reflection beside a 2 is a third bright spot; a 2's pips linked to pips of another face
-    make a 3 or a 4). A pair's pips each alone too (`split`): a 1's pip linked to a dot of
-    print beside it (on the TUNING validation 17 of 19 dice with no candidate were 1s or 2s
-    so linked)."""
+    make a 3 or a 4). The pips of a pair or a three each alone too (`split`): a 1's pip
+    linked to dots of print beside it (on the TUNING validation 17 of 19 dice with no
+    candidate were 1s or 2s so linked)."""
     return [members, *([i for i in members if i not in drop] for k in (1, 2)
-                       if len(members) - k >= (1 if len(members) == 2 else 2)
+                       if len(members) - k >= (1 if len(members) <= 3 else 2)
                        and (k == 1 or len(members) <= 5)
                        for drop in itertools.combinations(members, k))]
 

@@ -79,3 +79,18 @@ def test_a_ones_pip_linked_to_a_printed_dot_beside_it_is_a_candidate_of_its_own(
     assert len(pips) == 2 and len(group(pips, LINK)) == 1
     at_one = [c for c in candidates(image) if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
     assert [(c.fit, c.pips, c.split) for c in at_one] == [(1, 1, True)]
+
+
+def test_a_ones_pip_linked_to_two_printed_dots_is_a_candidate_of_its_own():
+    image = np.full((300, 400, 3), FELT, np.uint8)
+    side = 42.0
+    face(image, (200, 150), 1, side)
+    for dy in (-0.3, 0.5):   # two dark dots in white print, a side off
+        x, y = 200 + 1.05 * side, 150 + dy * side
+        cv2.rectangle(image, (int(x - 12), int(y - 12)), (int(x + 12), int(y + 12)), BODY, -1)
+        dot = (int(round(x * 16)), int(round(y * 16)))
+        cv2.circle(image, dot, int(PIP_RADIUS * side * 16), PIP, -1, cv2.LINE_AA, shift=4)
+    pips = find_pips(image)
+    assert len(pips) == 3 and len(group(pips, LINK)) == 1
+    at_one = [c for c in candidates(image) if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
+    assert [(c.fit, c.pips, c.split) for c in at_one] == [(1, 1, True)]

@@ -83,7 +83,8 @@ def test_pip_grids_fitted_together_are_the_grids_fitted_one_by_one_bit_for_bit()
 def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
     """The candidate finder as it was written before it was made faster (commit 9ae4ed2):
     each subset fitted by itself, distances pair by pair; with the split of groups of more
-    than 7 pips (candidates._faces) and a pair's lone pips (`split`) added since."""
+    than 7 pips (candidates._faces) and the lone pips of pairs and threes (`split`) added
+    since."""
     scale = 1.0
     if half:
         image, scale = cv2.pyrDown(image), 2.0
@@ -106,7 +107,7 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
         if len(members) == 1:
             group = [whole] if whole is not None else []
         else:
-            least = 1 if len(members) == 2 else 2   # a pair's pips each alone (split)
+            least = 1 if len(members) <= 3 else 2   # a pair's or three's pips alone (split)
             out = [f for k in (1, 2) if len(members) - k >= least and (k == 1 or len(members) <= 5)
                    for drop in itertools.combinations(members, k)
                    if (f := fit([i for i in members if i not in drop], dark,
