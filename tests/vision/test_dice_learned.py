@@ -64,6 +64,36 @@ def test_a_leaning_view_at_a_lone_pip_split_off_a_pair_does_not_refuse_the_frame
     assert decide([*two(), whole]).reason == "cocked"
 
 
+def test_a_leaning_view_inside_a_die_read_sure_of_fewer_pips_is_that_dies_own():
+    """With `inside` (learned._inside, then the camera check): 2 pips of a 5 read sure, seen
+    off its centre as leaning, are the 5's; not so with as many pips as its value, nor
+    INSIDE of its side away."""
+    from services.vision.dice.learned import INSIDE
+
+    def view(dx: float, pips: int) -> Seen:
+        return Seen(Candidate(300 + dx * 50, 200, 50, 2, pips, False), LEANING, 0.9, 0.9)
+
+    near = [*two(), view(INSIDE - 0.01, 2)]
+    assert decide(near).reason == "cocked"
+    assert decide(near, inside=True).values == (3, 5)
+    for other in (view(INSIDE, 2), view(0.1, 5)):
+        assert decide([*two(), other], inside=True).reason == "cocked"
+
+
+def test_a_frame_refused_for_a_leaning_view_inside_a_die_is_read_when_one_camera_fits(
+        monkeypatch):
+    """The tuning set's frame 142: a 2 and a 4 read sure, two of the 4's pips seen off its
+    centre as leaning (0.73)."""
+    from services.scenes import named_sets
+    from services.vision.dice import camera
+    _, img, label = named_sets.render(("tuning", "dice", 142))
+    assert learned.decide(learned.look(img)).reason == "cocked"
+    r = learned.read_learned(img)
+    assert r.values is not None and sorted(r.values) == sorted(label["values"])
+    monkeypatch.setattr(camera, "FIT", 0.0)
+    assert learned.read_learned(img).reason == "cocked"
+
+
 def test_an_unread_die_like_candidate_makes_the_frame_unreadable():
     frame = [*two(), seen(500, 400, 6, UNSURE_P)]
     assert decide(frame).reason == "unreadable"
