@@ -64,33 +64,35 @@ def test_a_leaning_dies_top_and_side_faces_are_not_split_into_a_flat_face():
     assert not any(c.fit == 6 for c in candidates(image))
 
 
-def test_a_ones_pip_linked_to_a_printed_dot_beside_it_is_a_candidate_of_its_own():
-    """A 1 with a dark dot in printed ink a side off: the two pips make one group (a
-    2's grid, between them) and, split, a lone pip each, so the 1's centre is a candidate;
-    it is marked `split` (its crop's leaning view is not taken: README)."""
+def one_beside_print(dots: tuple[float, ...]) -> tuple[np.ndarray, list]:
+    """A 1 (side 42 at 200, 150) with dark dots in white print a side to its right, at these
+    heights (sides), and the pips found."""
     image = np.full((300, 400, 3), FELT, np.uint8)
     side = 42.0
     face(image, (200, 150), 1, side)
-    x, y = 200 + 1.05 * side, 150 - 0.3 * side   # a dark dot in white print
-    cv2.rectangle(image, (int(x - 12), int(y - 12)), (int(x + 12), int(y + 12)), BODY, -1)
-    dot = (int(round(x * 16)), int(round(y * 16)))
-    cv2.circle(image, dot, int(PIP_RADIUS * side * 16), PIP, -1, cv2.LINE_AA, shift=4)
-    pips = find_pips(image)
-    assert len(pips) == 2 and len(group(pips, LINK)) == 1
-    at_one = [c for c in candidates(image) if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
-    assert [(c.fit, c.pips, c.split) for c in at_one] == [(1, 1, True)]
-
-
-def test_a_ones_pip_linked_to_two_printed_dots_is_a_candidate_of_its_own():
-    image = np.full((300, 400, 3), FELT, np.uint8)
-    side = 42.0
-    face(image, (200, 150), 1, side)
-    for dy in (-0.3, 0.5):   # two dark dots in white print, a side off
+    for dy in dots:
         x, y = 200 + 1.05 * side, 150 + dy * side
         cv2.rectangle(image, (int(x - 12), int(y - 12)), (int(x + 12), int(y + 12)), BODY, -1)
         dot = (int(round(x * 16)), int(round(y * 16)))
         cv2.circle(image, dot, int(PIP_RADIUS * side * 16), PIP, -1, cv2.LINE_AA, shift=4)
-    pips = find_pips(image)
+    return image, find_pips(image)
+
+
+def at_the_one(image: np.ndarray) -> list[tuple[int | None, int, bool]]:
+    return [(c.fit, c.pips, c.split) for c in candidates(image)
+            if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
+
+
+def test_a_ones_pip_linked_to_a_printed_dot_beside_it_is_a_candidate_of_its_own():
+    """A 1 with a dark dot in printed ink a side off: the two pips make one group (a
+    2's grid, between them) and, split, a lone pip each, so the 1's centre is a candidate;
+    it is marked `split` (its crop's leaning view is not taken: README)."""
+    image, pips = one_beside_print((-0.3,))
+    assert len(pips) == 2 and len(group(pips, LINK)) == 1
+    assert at_the_one(image) == [(1, 1, True)]
+
+
+def test_a_ones_pip_linked_to_two_printed_dots_is_a_candidate_of_its_own():
+    image, pips = one_beside_print((-0.3, 0.5))
     assert len(pips) == 3 and len(group(pips, LINK)) == 1
-    at_one = [c for c in candidates(image) if abs(c.x - 200) <= 1 and abs(c.y - 150) <= 1]
-    assert [(c.fit, c.pips, c.split) for c in at_one] == [(1, 1, True)]
+    assert at_the_one(image) == [(1, 1, True)]
