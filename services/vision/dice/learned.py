@@ -13,7 +13,9 @@ belief, centre and side, and the value its pips' grid makes, so a person can che
 
 A frame with no two sure dice is decided again with faces taken at RESCUE_P when the dice
 read below FACE_P have pips making their value and the two dice's side faces fit one camera
-(camera.py: a tilted camera shows flat dice's sides, which lowers the classifier's belief).
+(camera.py: a tilted camera shows flat dice's sides, which lowers the classifier's belief);
+a frame refused as `cocked` only for leaning views inside dice read sure (their own crops off
+centre), when they fit one camera (`_inside`).
 """
 from __future__ import annotations
 
@@ -55,17 +57,17 @@ PLAIN = 20.0
 # no-decision frames (a die leaning along the line between the two, an `out_of_area` one).
 RESCUE_P = 0.5
 RESCUED = ("no_dice", "single_die", "unreadable")
+# ... and each die read below FACE_P must have no other face of RIVAL_P or more: its doubt is
+# whether it leans, not which face it shows (the tuning set's frame 414: a 3 whose middle pip
+# the pip finder missed read 2 at 0.76 with 3 at 0.18; 0.1 left it out and cost 6 of 1,350
+# readable development frames the rescue read right).
+RIVAL_P = 0.1
 # A frame refused as `cocked` only for leaning views inside dice read sure, of fewer pips than
 # their value (a subset of a 4's pips off its centre: the crop shows the die's edge) is read
 # when the two dice fit one camera (`_inside`). Within INSIDE of the die's side: development
 # frames read 6 more of 1,350 (tuning set 359 -> 364, first generator 204 -> 205) and decided
 # no further no-decision frame of 499, with or without the camera check.
 INSIDE = 0.35
-# ... and each die read below FACE_P must have no other face of RIVAL_P or more: its doubt is
-# whether it leans, not which face it shows (the tuning set's frame 414: a 3 whose middle pip
-# the pip finder missed read 2 at 0.76 with 3 at 0.18; 0.1 left it out and cost 6 of 1,350
-# readable development frames the rescue read right).
-RIVAL_P = 0.1
 # Stricter: a die's value must also be the one its found pips' grid makes. Off: on the
 # development frames it refused 25 of 344 dice read right (pips missed or one too many), and
 # no value read wrong was refused by it.
@@ -97,7 +99,12 @@ def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     reading = decide(seen, inside=True)
     if reading.no_decision:
         return None
-    dice = [d[0] for d in _dice(_sure(seen))]
+    return _one_camera(image, reading, [d[0] for d in _dice(_sure(seen))])
+
+
+def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Reading | None:
+    """`reading` with its two dice's misfit (`one_camera`) in its detail when they fit one
+    camera (camera.py), else None."""
     off = camera.misfit(image, dice[0].candidate, dice[1].candidate)
     if off is None or off >= camera.FIT:
         return None
@@ -196,11 +203,7 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     if any(d.belief < FACE_P and (d.candidate.fit != d.value or d.rival > RIVAL_P)
            for d in dice):
         return None
-    off = camera.misfit(image, dice[0].candidate, dice[1].candidate)
-    if off is None or off >= camera.FIT:
-        return None
-    return Reading("dice", values=reading.values, confidence=reading.confidence,
-                   detail={**reading.detail, "one_camera": round(off, 3)})
+    return _one_camera(image, reading, dice)
 
 
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
