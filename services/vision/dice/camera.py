@@ -45,14 +45,24 @@ OTHER = 0.75
 # spoils the silhouette (the foreign renderer's tuning region: one flat pair in six over 0.2).
 KW_MAX = 1.8
 FIT = 0.15
+# Shaded sides only (`shaded`, the reader's guard: learned._guard): on the foreign renderer's
+# tuning region flat pairs over FIT fell from 113 to 16 of 562; it misses a leaning die's lit
+# side, so it may refuse a frame, never rescue one (rescuing with it decided 3 more leaning
+# frames of 499 and read one value wrong).
+SHADED = 0.92
+SHADED_FROM = 0.55
 SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at most: 13 ms a
 # pair of 45 px dice at full resolution, 2.5 at 16 px, the same readings on the development
 # frames (README); blocks of whole pixels (a numpy mean) mixed printed ink into the body
 
 
-def side_vector(image: np.ndarray, die: Candidate, other: Candidate) -> np.ndarray | None:
+def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
+                shaded: bool = False) -> np.ndarray | None:
     """s of `die` (die sides, x right and y down), None when its top face or the felt round
-    it is too little in view or its silhouette runs out of the frame."""
+    it is too little in view or its silhouette runs out of the frame. `shaded`: beyond
+    SHADED_FROM of its centre only the body's colour darker than its top face (under
+    SHADED of its body share) counts: printed ink of the die's own colour and brightness
+    touching it is left out, and so is a side face lit as brightly as the top."""
     x, y, side = die.x, die.y, die.side
     h, w = image.shape[:2]
     r = RING[1] * side
@@ -84,6 +94,8 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate) -> np.ndarr
     near_other = np.hypot(xx - other.x, yy - other.y) < OTHER * other.side
     mask = ((b > BODY) & (b > a) & (rest.reshape(dist.shape) < RESIDUAL * np.linalg.norm(body))
             & (dist < REACH) & ~near_other) | top
+    if shaded:
+        mask &= (b < SHADED) | (dist < SHADED_FROM)
     _, labels = cv2.connectedComponents(mask.astype(np.uint8))
     mine = labels == labels[min(int((y - y0 + 0.5) / sy), ph - 1),
                             min(int((x - x0 + 0.5) / sx), pw - 1)]
@@ -100,10 +112,11 @@ def _cut(mine: np.ndarray, edges: tuple[bool, bool, bool, bool]) -> bool:
                 right and mine[:, -1].any() or bottom and mine[-1].any())
 
 
-def misfit(image: np.ndarray, a: Candidate, b: Candidate) -> float | None:
+def misfit(image: np.ndarray, a: Candidate, b: Candidate,
+           shaded: bool = False) -> float | None:
     """How far (die sides) the two dice's side vectors are from any one camera's; None when
-    either cannot be measured."""
-    sa, sb = side_vector(image, a, b), side_vector(image, b, a)
+    either cannot be measured. `shaded`: as side_vector's."""
+    sa, sb = side_vector(image, a, b, shaded), side_vector(image, b, a, shaded)
     if sa is None or sb is None:
         return None
     d = sa - sb

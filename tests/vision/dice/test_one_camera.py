@@ -77,6 +77,17 @@ def test_printed_ink_of_another_colour_against_a_die_is_not_its_side():
     assert camera.side_vector(img, a, b) == pytest.approx([0, 0], abs=0.03)
 
 
+def test_shaded_sides_leave_out_print_of_the_dies_own_colour_and_keep_a_shaded_side():
+    img = table()
+    cv2.rectangle(img, (170, 185), (250, 215), (235, 235, 235), -1)   # white print
+    a = die(img, 150, 200, (0.0, 0.0))
+    b = die(img, 450, 260, (0.3, -0.2))
+    pulled = camera.side_vector(img, a, b)
+    assert pulled is not None and pulled[0] < -0.1       # the print pulls it sideways
+    assert camera.side_vector(img, a, b, shaded=True) == pytest.approx([0, 0], abs=0.03)
+    assert camera.side_vector(img, b, a, shaded=True) == pytest.approx([0.3, -0.2], abs=0.05)
+
+
 def test_a_die_with_no_felt_in_view_round_it_is_not_measured():
     img = table()
     a = die(img, 12, 12, (0.0, 0.0))
@@ -125,3 +136,14 @@ def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
     assert learned.read_learned(img).reason == "single_die"
     monkeypatch.setattr(learned, "RIVAL_P", 1.0)
     assert learned.read_learned(img).values == (2, 5)
+
+
+def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
+    """Leaning set, frame 128: a 1 and a 3 read sure, a view beside one of them leaning 0.8
+    (a split lone pip's, not taken by `decide`); the dice's shaded sides fit no camera."""
+    img, label = frame("leaning", SEEDS["leaning"] + 1, 128)
+    assert label["no_decision"]
+    r = learned.read_learned(img)
+    assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
+    monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
+    assert learned.read_learned(img).values == (1, 3)
