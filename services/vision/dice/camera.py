@@ -46,9 +46,9 @@ OTHER = 0.75
 KW_MAX = 1.8
 FIT = 0.15
 # Shaded sides only (`shaded`, the reader's guard: learned._guard): on the foreign renderer's
-# tuning region flat pairs over FIT fell from 113 to 16 of 562; it misses a leaning die's lit
-# side, so it may refuse a frame, never rescue one (rescuing with it decided 3 more leaning
-# frames of 499 and read one value wrong).
+# tuning region flat pairs over FIT fell from 113 of 546 to 16 of 562; it misses a leaning
+# die's lit side, so it may refuse a frame, never rescue one (rescuing with it decided 3 more
+# leaning frames of 499 and read one value wrong).
 SHADED = 0.92
 SHADED_FROM = 0.55
 SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at most: 13 ms a
