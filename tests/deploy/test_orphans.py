@@ -14,10 +14,14 @@ import pytest
 from deploy.local.state import pid_alive
 
 ROOT = Path(__file__).resolve().parents[2]
+# The parent takes Ctrl-C as a terminal's process does even when the suite itself was started
+# as a background job of a script, which inherits SIGINT ignored (Python then keeps ignoring
+# it, and the ctrl-c case waited out its 15 s).
 PARENT = """
-import json, sys, time
+import json, signal, sys, time
 from pathlib import Path
 from deploy.local.broker import EmbeddedBroker
+signal.signal(signal.SIGINT, signal.default_int_handler)
 with EmbeddedBroker(Path(sys.argv[1]), durable=True) as broker:
     print(json.dumps(broker.status()), flush=True)
     time.sleep(60)
