@@ -118,8 +118,7 @@ def _foreign_section() -> list[str]:
     for (kind, size), items in sorted(timed.items()):
         reader = set_reader(kind, calibrated=False)
         runs = [_cpu_ms(items, reader) for _ in range(FOREIGN_PASSES)]
-        ms = sorted(runs, key=np.mean)[len(runs) // 2]
-        rates = ", ".join(f"{1000 / float(np.mean(r)):.0f}" for r in runs)
+        ms, rates = _median_pass(runs)
         rows.append(f"| {kind} | {size} | {len(ms)} | {1000 / float(np.mean(ms)):.0f} | "
                     f"{rates} | {np.mean(ms):.2f} | {np.percentile(ms, 95):.2f} |")
     out += ["Speed without calibration on foreign frames (CPU time of one thread, "
@@ -187,9 +186,8 @@ def _progress(what: str) -> None:
 
 def _speed(reader: str, frames: str, when: str, runs: list[list[float]]) -> list[str]:
     """The speed paragraph and table: the median pass by mean time, and every pass's rate."""
-    ms = sorted(runs, key=np.mean)[len(runs) // 2]
+    ms, rates = _median_pass(runs)
     p = np.percentile(ms, [50, 95, 99])
-    rates = ", ".join(f"{1000 / float(np.mean(r)):.0f}" for r in runs)
     return [f"Speed on {frames}, 640x480: CPU time of one thread with cv2.setNumThreads(1), "
             "each frame read 3 times and its median kept; frames/s per core = 1000 / mean ms. "
             f"Timed in {len(runs)} passes ({when}): {rates} frames/s; the table shows the "
@@ -199,6 +197,12 @@ def _speed(reader: str, frames: str, when: str, runs: list[list[float]]) -> list
             "|---|---:|---:|---:|---:|---:|---:|",
             f"| {reader} | {len(ms)} | {1000 / float(np.mean(ms)):.0f} | {np.mean(ms):.2f} "
             f"| {p[0]:.2f} | {p[1]:.2f} | {p[2]:.2f} |"]
+
+
+def _median_pass(runs: list[list[float]]) -> tuple[list[float], str]:
+    """The pass of median mean time, and every pass's frames/s ("95, 115, 111")."""
+    return (sorted(runs, key=np.mean)[len(runs) // 2],
+            ", ".join(f"{1000 / float(np.mean(r)):.0f}" for r in runs))
 
 
 def _render_wheel(i: int) -> tuple[str, np.ndarray, dict]:

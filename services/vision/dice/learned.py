@@ -70,8 +70,8 @@ RIVAL_P = 0.1
 INSIDE = 0.35
 # A decided frame with a view beside one of its dice leaning GUARD_LEAN or more is kept only
 # when the dice's shaded sides fit one camera (`_guard`): on development frames it refused 2
-# of the 4 leaning frames decided of 499 (leaning set 128, TUNING validation 35) and 5 of
-# 1,350 readable frames (all in the foreign renderer's tuning region).
+# of the 4 leaning frames decided of 499 (leaning set 128, TUNING validation 35) and 6 of
+# 1,350 readable frames (5 in the foreign renderer's tuning region, 1 of the solid camera).
 GUARD_LEAN = 0.5
 # Stricter: a die's value must also be the one its found pips' grid makes. Off: on the
 # development frames it refused 25 of 344 dice read right (pips missed or one too many), and
@@ -241,7 +241,8 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     probs = classify(np.stack([crop(image, c.x, c.y, c.side) for c in asked]))
     k = probs.argmax(axis=1)
     faces = probs[:, 1:7].copy()
-    faces[np.arange(len(k)), np.clip(k - 1, 0, 5)] *= (k < 1) | (k > 6)  # not its own value
+    own = np.flatnonzero((k >= 1) & (k <= 6))
+    faces[own, k[own] - 1] = 0.0   # a face's rival is another face
     seen = {c: Seen(c, int(k[i]), float(probs[i, k[i]]), float(probs[i, LEANING]),
                     float(faces[i].max())) for i, c in enumerate(asked)}
     return [Seen(c, NOTHING, 1.0, 0.0) if s is None else
