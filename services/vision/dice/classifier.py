@@ -45,6 +45,20 @@ def _session() -> ort.InferenceSession:
     return ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
 
 
+def turned(crops: np.ndarray, probs: np.ndarray | None = None) -> np.ndarray:
+    """The mean class probabilities of each crop over its 4 turns and their mirror images
+    (`probs`: the crops' own, already known). A die's face is the same face turned or
+    mirrored, and the network was trained on all eight: one view's doubt (a leaning die's
+    side, or a face's pip blurred by print beside it) is its own, and the mean is steadier."""
+    views = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    views += [v[:, :, ::-1] for v in views]
+    if probs is not None:
+        views = views[1:]
+    out = classify(np.concatenate(views)).reshape(len(views), len(crops), CLASSES)
+    total = out.sum(axis=0) + (0.0 if probs is None else probs)
+    return np.asarray(total / 8.0, np.float32)
+
+
 def classify(crops: np.ndarray) -> np.ndarray:
     """Class probabilities (N x CLASSES) of N crops."""
     if len(crops) == 0:

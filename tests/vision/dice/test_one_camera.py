@@ -129,10 +129,13 @@ def test_a_leaning_die_read_below_face_p_without_its_pips_grid_is_not_rescued():
 
 def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
     """The tuning set's frame 414: a 3 whose middle pip the pip finder missed, read 2 at 0.76
-    with 3 at 0.18 (a 2-pip grid). Without RIVAL_P the rescue reads it (2, 5): wrong."""
+    with 3 at 0.18 (a 2-pip grid). Without RIVAL_P the rescue reads it (2, 5): wrong. (Its
+    turned views put the 2 under RESCUE_P: the rule is pinned on the plain views.)"""
     from services.scenes import named_sets
     _, img, label = named_sets.render(("tuning", "dice", 414))
     assert sorted(label["values"]) == [3, 5]
+    assert learned.read_learned(img).reason == "single_die"
+    monkeypatch.setattr(learned, "TURN_P", 0.0)
     assert learned.read_learned(img).reason == "single_die"
     monkeypatch.setattr(learned, "RIVAL_P", 1.0)
     assert learned.read_learned(img).values == (2, 5)
@@ -140,9 +143,12 @@ def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
 
 def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
     """Leaning set, frame 128: a 1 and a 3 read sure, a view beside one of them leaning 0.8
-    (a split lone pip's, not taken by `decide`); the dice's shaded sides fit no camera."""
+    (a split lone pip's, not taken by `decide`); the dice's shaded sides fit no camera. (With
+    its turned views it is `single_die`: the rule is pinned on the plain views.)"""
     img, label = frame("leaning", SEEDS["leaning"] + 1, 128)
     assert label["no_decision"]
+    assert learned.read_learned(img).reason == "single_die"
+    monkeypatch.setattr(learned, "TURN_P", 0.0)
     r = learned.read_learned(img)
     assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
     monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
