@@ -30,6 +30,18 @@ LINK = 11.5          # pips this many radii apart may be one face (small pips: a
 # is 2 x 0.29 x sqrt 2 / 0.075 = 10.9 radii)
 SPLIT = 0.85         # a group of more than 7 pips: split with the link this much shorter ...
 MIN_LINK = 4.5       # ... down to this (a 6's pips are 0.29 / 0.075 = 3.9 radii apart)
+# Corner pairs (_corner_subsets) in groups of up to CORNER_GROUP pips: a face's pips lie
+# within ON_FACE of the corners' distance from its centre (its corner pips at 0.5; the die's
+# edge at 0.66 or more), their radii within ON_FACE_SIZE of the corners' (pipfinder.group's
+# link); fewer than two more pips of that size lie within ALONE (1.3 die sides: a leaning
+# die's side face beside its top face, the leaning set's frame 108; 1.0 side left it).
+# Development frames (README, "Corner pairs"): 10 more read of 1,351, no further
+# no-decision frame decided; faces of 2 pips too read 9 more but lost 3 flat pairs to
+# leaning views of a 6's pips taken two by two.
+CORNER_GROUP = 24
+ON_FACE = 0.6
+ON_FACE_SIZE = 1.43
+ALONE = 1.7
 
 
 @dataclass(frozen=True)
@@ -48,11 +60,11 @@ def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> lis
     are wider than the pip finder's top-hat; blurred dice: their pips stand out better);
     [] when the frame is too small to halve. `cores`: pipfinder.find_pips's."""
     if not half:
-        return _distinct(_at(find_pips(image, cores), image.shape, 1.0))
+        return _at(find_pips(image, cores), image.shape, 1.0)
     if min(image.shape[:2]) < 2 * MIN_HALF:
         return []
     small = cv2.pyrDown(image)
-    return _distinct(_at(find_pips(small, cores), small.shape, 2.0))
+    return _at(find_pips(small, cores), small.shape, 2.0)
 
 
 class Frame:
@@ -73,8 +85,7 @@ class Frame:
             if cores and not any(self._spots.cores()) and False in self._found:
                 self._found[True] = self._found[False]
             else:
-                self._found[cores] = _distinct(_at(self._spots.pips(cores), self.image.shape,
-                                                   1.0))
+                self._found[cores] = _at(self._spots.pips(cores), self.image.shape, 1.0)
         return self._found[cores]
 
     def half(self) -> list[Candidate]:
@@ -82,18 +93,34 @@ class Frame:
 
 
 def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
-    """The candidates of an image's pips, `scale` times the image's size."""
-    h, w = shape[:2]
-    plan = [_subsets(f) for m in group(pips, LINK) for f in _faces(pips, m, LINK)]
-    fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])
-    out, at = [], 0
+    """The distinct candidates of an image's pips, `scale` times the image's size: those of
+    the groups' faces and their subsets, then those of the corner pairs (_corner_subsets)
+    at a place or size none of the first has."""
+    groups = group(pips, LINK)
+    plan = [_subsets(f) for m in groups for f in _faces(pips, m, LINK)]
+    known = {frozenset(s) for subsets in plan for s in subsets}
+    corners = [c for m in groups for c in _corner_subsets(pips, m) if frozenset(c) not in known]
+    fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets] + corners)
+    first, at = [], 0
     for subsets in plan:
         found, at = fits[at:at + len(subsets)], at + len(subsets)
-        for c in _candidates(pips, subsets, found):
-            m = 0.45 * c.side  # most of the die in the frame
-            if c.side >= MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
-                out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
-                                     c.side * scale, c.fit, c.pips, c.dark, c.split))
+        first += _candidates(pips, subsets, found)
+    more = [c for s, f in zip(corners, fits[at:]) if (c := _fit(pips, s, pips[s[0]].dark, f))]
+    kept = _distinct(_in_frame(first, shape, scale))
+    return kept + [c for c in _distinct(_in_frame(more, shape, scale))
+                   if all(_apart(c, k) or k.fit is None for k in kept)]
+
+
+def _in_frame(found: list[Candidate], shape: tuple[int, ...], scale: float) -> list[Candidate]:
+    """The candidates big enough and with most of the die in the frame, `scale` times the
+    image's size."""
+    h, w = shape[:2]
+    out = []
+    for c in found:
+        m = 0.45 * c.side  # most of the die in the frame
+        if c.side >= MIN_SIDE / scale and m <= c.x <= w - m and m <= c.y <= h - m:
+            out.append(Candidate((c.x + 0.5) * scale - 0.5, (c.y + 0.5) * scale - 0.5,
+                                 c.side * scale, c.fit, c.pips, c.dark, c.split))
     return out
 
 
@@ -139,6 +166,33 @@ def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:
     side = median(np.array([pips[i].r for f in faces for i in f])) / PIP_RADIUS
     apart = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
     return bool(np.any(apart[np.triu_indices(len(faces), 1)] < side))
+
+
+def _corner_subsets(pips: list[Pip], members: list[int]) -> list[list[int]]:
+    """Each pair of the group's pips taken as a face's opposite corners (as far apart as the
+    grid's diagonal for their radius), with the group's pips of their size (within
+    ON_FACE_SIZE) on that face (within ON_FACE of their distance from its centre), when no
+    two more lie beside it (within ALONE): a face of 3 to 6 pips linked to dots or letters
+    of print, in a group no subset of which (_subsets, _faces) is the face alone (a 5
+    beside a camera's time stamp). fit_grids then says which make a face."""
+    if not 3 <= len(members) <= CORNER_GROUP:
+        return []
+    xy = np.array([(pips[i].x, pips[i].y) for i in members])
+    r = np.array([pips[i].r for i in members])
+    a, b = np.triu_indices(len(members), 1)
+    d = np.hypot(*(xy[a] - xy[b]).T)
+    rr = (r[a] + r[b]) / 2
+    low, high = (2 * np.sqrt(2) / q for q in reversed(pipfinder.PIP_TO_STEP))
+    keep = (d >= low * rr) & (d <= high * rr)
+    a, b, d, rr = a[keep], b[keep], d[keep], rr[keep]
+    centre = (xy[a] + xy[b]) / 2
+    dist = np.hypot(*(xy[None] - centre[:, None]).transpose(2, 0, 1)) / d[:, None]
+    size = np.abs(np.log(r[None] / rr[:, None])) < np.log(ON_FACE_SIZE)
+    on = (dist <= ON_FACE) & size
+    beside = ((dist > ON_FACE) & size & (dist <= ALONE)).sum(axis=1)
+    subsets = {tuple(members[k] for k in np.flatnonzero(row))
+               for row, n in zip(on, beside) if n < 2}
+    return [list(s) for s in sorted(subsets) if 3 <= len(s) <= 6]
 
 
 def _subsets(members: list[int]) -> list[list[int]]:
@@ -195,6 +249,12 @@ def _distinct(found: list[Candidate]) -> list[Candidate]:
         if all(distinct[i][k] for k in kept):
             kept.append(i)
     return [order[i] for i in kept]
+
+
+def _apart(a: Candidate, b: Candidate) -> bool:
+    """Two candidates at distinct places or of distinct sizes (as _distinct tells them)."""
+    return bool(np.hypot(a.x - b.x, a.y - b.y) > NEAR * min(a.side, b.side)
+                or not same_size(a, b))
 
 
 def same_size(a: Candidate, b: Candidate) -> bool:

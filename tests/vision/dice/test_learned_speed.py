@@ -203,7 +203,10 @@ def test_what_the_reader_sees_is_what_the_looks_found_anew_see(frames, monkeypat
     assert second >= 2  # frames 1 and 4
 
 
-def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames):
+def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames,
+                                                                             monkeypatch):
+    # the groups' faces and subsets (the corner pairs: test_corner_pairs.py)
+    monkeypatch.setattr(C, "CORNER_GROUP", 0)
     n = 0
     for image in frames[:4]:
         for half in (False, True):
