@@ -35,7 +35,7 @@ MIN_LINK = 4.5       # ... down to this (a 6's pips are 0.29 / 0.075 = 3.9 radii
 # edge at 0.66 or more), their radii within ON_FACE_SIZE of the corners' (pipfinder.group's
 # link); fewer than two more pips of that size lie within ALONE (1.3 die sides: a leaning
 # die's side face beside its top face, the leaning set's frame 108; 1.0 side left it).
-# Development frames (README, "Corner pairs"): 10 more read of 1,351, no further
+# Development frames (README, "Corner pairs"): 11 more read of 1,351, no further
 # no-decision frame decided; faces of 2 pips too read 9 more but lost 3 flat pairs to
 # leaning views of a 6's pips taken two by two.
 CORNER_GROUP = 24
@@ -94,18 +94,23 @@ class Frame:
 
 def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
     """The distinct candidates of an image's pips, `scale` times the image's size: those of
-    the groups' faces and their subsets, then those of the corner pairs (_corner_subsets)
-    at a place or size none of the first has."""
+    the groups' faces and their subsets, then those of the corner pairs (_corner_subsets) of
+    each group that is not a face as it is, at a place or size no candidate with a grid
+    has."""
     groups = group(pips, LINK)
     plan = [_subsets(f) for m in groups for f in _faces(pips, m, LINK)]
-    known = {frozenset(s) for subsets in plan for s in subsets}
-    corners = [c for m in groups for c in _corner_subsets(pips, m) if frozenset(c) not in known]
-    fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets] + corners)
-    first, at = [], 0
+    fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])
+    first, at, faces = [], 0, set()
     for subsets in plan:
         found, at = fits[at:at + len(subsets)], at + len(subsets)
         first += _candidates(pips, subsets, found)
-    more = [c for s, f in zip(corners, fits[at:]) if (c := _fit(pips, s, pips[s[0]].dark, f))]
+        if found[0] is not None:
+            faces.add(frozenset(subsets[0]))
+    known = {frozenset(s) for subsets in plan for s in subsets}
+    corners = [c for m in groups if frozenset(m) not in faces
+               for c in _corner_subsets(pips, m) if frozenset(c) not in known]
+    more = [c for s, f in zip(corners, pipfinder.fit_grids(pips, corners))
+            if (c := _fit(pips, s, pips[s[0]].dark, f))]
     kept = _distinct(_in_frame(first, shape, scale))
     return kept + [c for c in _distinct(_in_frame(more, shape, scale))
                    if all(_apart(c, k) or k.fit is None for k in kept)]
