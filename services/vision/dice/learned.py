@@ -62,6 +62,11 @@ RESCUED = ("no_dice", "single_die", "unreadable")
 # the pip finder missed read 2 at 0.76 with 3 at 0.18; 0.1 left it out and cost 6 of 1,350
 # readable development frames the rescue read right).
 RIVAL_P = 0.1
+# ... and a die read 1 below FACE_P must be the only pip on its face: no other candidate of
+# its pips' polarity within LONELY of its side (a lone pip's grid is a 1's whatever lies
+# beside it). A fresh development seed (742001, frame 199) read a 2 with a reflection
+# beside one pip as (1, 1) at 0.60; on 1,351 readable development frames it cost 5 reads.
+LONELY = 0.5
 # A frame refused as `cocked` only for leaning views inside dice read sure, of fewer pips than
 # their value (a subset of a 4's pips off its centre: the crop shows the die's edge) is read
 # when the two dice fit one camera (`_inside`). Within INSIDE of the die's side: development
@@ -223,16 +228,30 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     """The reading of a frame whose dice the classifier reads below FACE_P (a die showing
     its side faces: README, "One camera for both dice"), or None. Decided as by `decide` at
     RESCUE_P, when each die read below FACE_P has found pips whose grid makes the value read
-    (two pieces of evidence agree) and no rival face of RIVAL_P, and the two dice's side
+    (two pieces of evidence agree: `_grid_backs`), and the two dice's side
     faces fit one camera (camera.py: a leaning die's do not)."""
     reading = decide(seen, RESCUE_P, RESCUE_P)
     if reading.no_decision:
         return None
     dice = [d[0] for d in _dice(_sure(seen, RESCUE_P, RESCUE_P))]
-    if any(d.belief < FACE_P and (d.candidate.fit != d.value or d.rival > RIVAL_P)
-           for d in dice):
+    if any(d.belief < FACE_P and not _grid_backs(d, seen) for d in dice):
         return None
     return _one_camera(image, reading, dice)
+
+
+def _grid_backs(die: Seen, seen: list[Seen]) -> bool:
+    """Do the die's found pips back the value read below FACE_P: their grid makes it, no
+    other face reaches RIVAL_P, and a 1 is the only pip on its face (`_lonely`)?"""
+    return die.candidate.fit == die.value and die.rival <= RIVAL_P and \
+        (die.value != 1 or _lonely(die, seen))
+
+
+def _lonely(die: Seen, seen: list[Seen]) -> bool:
+    """Is this die's candidate the only one of its pips' polarity within LONELY of its side?"""
+    c = die.candidate
+    return not any(o.candidate is not c and o.candidate.dark == c.dark and
+                   np.hypot(o.candidate.x - c.x, o.candidate.y - c.y) < LONELY * c.side
+                   for o in seen)
 
 
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:

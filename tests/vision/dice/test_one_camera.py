@@ -153,3 +153,14 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
     assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
     monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
     assert learned.read_learned(img).values == (1, 3)
+
+
+def test_a_die_read_one_below_face_p_beside_another_pip_is_not_rescued(monkeypatch):
+    """A fresh development seed's frame 199 (tuning region, seed 742001): a green 2 with a
+    reflection beside one of its pips; that pip alone read 1 at 0.60 (a lone pip's grid is a
+    1's), and without LONELY the rescue reads the frame (1, 1): wrong."""
+    img, label = frame("tuning", 742001, 199)
+    assert sorted(label["values"]) == [1, 2]
+    assert learned.read_learned(img).reason == "single_die"
+    monkeypatch.setattr(learned, "LONELY", 0.0)
+    assert learned.read_learned(img).values == (1, 1)
