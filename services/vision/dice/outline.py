@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import line_mask, order_corners, sensible_area
+from services.vision.dice.corners import corners, goes_on
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
@@ -44,17 +45,27 @@ PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a came
 
 
 def judge_area(image: np.ndarray, reading: Reading) -> Reading:
-    """`reading`, or `out_of_area` when the frame's printed outline has one die off it."""
-    if reading.no_decision:
-        return reading
-    quad = printed_area(image)
-    if quad is None:
-        return reading
+    """`reading`, or `out_of_area` when the frame's printed outline (or, with none whole in
+    view, one of its corners) has one die off it."""
     dice = reading.detail.get("dice", [])
-    off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
-    if len(off) == 2 and off[0] != off[1]:
-        return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
-                           **reading.detail)
+    if reading.no_decision or len(dice) != 2:
+        return reading
+    mask, near, lines = _lines(image)
+    quad = _best_quad(near, lines)
+    if quad is not None:
+        quad = 2 * quad + 0.5
+        off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
+        if off[0] != off[1]:
+            return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
+                               **reading.detail)
+        return reading
+    for corner in corners(mask, near, lines, CROSS):
+        # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
+        off = [corner.outside((np.array(d["centre"]) - 0.5) / 2) > OFF_BY * d["side"] / 2
+               for d in dice]
+        if off[0] != off[1]:
+            return no_decision("dice", "out_of_area",
+                               corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
     return reading
 
 
@@ -62,29 +73,59 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     """The printed landing-area outline's corners (TL, TR, BR, BL), or None when no whole
     outline is in view. The line may be broken by what lies on it (a card, a chip, the
     stick), even at a corner: the outline is four straight lines the long thin pieces of
-    light line lie on, crossing where its corners are, of all such four the one the line
-    runs along best (the stick's bright edge makes a line too, but no outline's side)."""
-    # At half resolution: a printed line 3 px wide or more is still a line, at a quarter of
+    light line lie on, crossing where its corners are and stopping there, of all such four
+    the one the line runs along best (the stick's bright edge makes a line too, but no
+    outline's side: the printed side it meets goes on beyond it)."""
+    quad = _best_quad(*_lines(image)[1:])
+    return None if quad is None else 2 * quad + 0.5
+
+
+def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """At half resolution, the light thin lines' pixels, the pixels near them and the
+    straight lines the long pieces of them lie on."""
+    # A printed line 3 px wide or more is still a line at half resolution, at a quarter of
     # the cost (every decided frame pays for this).
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     mask = line_mask(cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
                                 interpolation=cv2.INTER_AREA))
     h, w = mask.shape
+    near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
     segments = cv2.HoughLinesP(_pieces(mask), 1, np.pi / 180, 30,
                                minLineLength=PIECE * max(h, w), maxLineGap=10)
     if segments is None:
-        return None
-    pairs = _pairs(segments.reshape(-1, 4).astype(np.float64), min(h, w))
-    near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
+        return mask, near, []
+    seg = segments.reshape(-1, 4).astype(np.float64)
+    return mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
+
+
+def _best_quad(near: np.ndarray, lines: list[np.ndarray]) -> np.ndarray | None:
+    """Of the four lines crossing at four corners in the frame where the lines stop, the
+    quadrilateral the printed line runs along best (at least SUPPORT of each side)."""
+    h, w = near.shape
+    pairs = _pairs(lines, min(h, w))
     best, best_support = None, SUPPORT
     for i, ((a, b), u) in enumerate(pairs):
         for (c, d), v in pairs[i + 1:]:
             if not _across(u, v):
                 continue
             quad = _quad(a, b, c, d, (w, h))
-            if quad is not None and (support := _support(near, quad)) >= best_support:
-                best, best_support = quad, support
-    return None if best is None else 2 * best + 0.5
+            if quad is None or (support := _support(near, quad)) < best_support:
+                continue
+            if not _stops(near, quad):
+                continue
+            best, best_support = quad, support
+    return best
+
+
+def _stops(near: np.ndarray, quad: np.ndarray) -> bool:
+    """Does the printed line stop at each of the quadrilateral's corners (no side goes on
+    beyond it, as a side does beyond the stick's edge)?"""
+    for prev, at, after in zip(np.roll(quad, 1, axis=0), quad, np.roll(quad, -1, axis=0)):
+        for other in (prev, after):
+            d = (at - other) / np.hypot(*(at - other))
+            if goes_on(near, at, d):
+                return False
+    return True
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:
@@ -110,11 +151,10 @@ Line = np.ndarray  # (x, y, vx, vy): a point and a unit direction
 Pair = tuple[Line, Line]
 
 
-def _pairs(seg: np.ndarray, short: int) -> list[tuple[Pair, float]]:
-    """The pairs of lines the segments (x1, y1, x2, y2) lie on that could be an outline's
-    opposite sides: nearly parallel (within PARALLEL) and at least APART of the frame from
-    each other; each with its direction (radians, modulo pi)."""
-    lines = [_fit(g) for g in _groups(seg, short)]
+def _pairs(lines: list[np.ndarray], short: int) -> list[tuple[Pair, float]]:
+    """The pairs of lines that could be an outline's opposite sides: nearly parallel
+    (within PARALLEL) and at least APART of the frame from each other; each with its
+    direction (radians, modulo pi)."""
     return [((a, b), float(np.arctan2(a[3], a[2]) % np.pi))
             for i, a in enumerate(lines) for b in lines[i + 1:]
             if abs(a[2] * b[2] + a[3] * b[3]) >= np.cos(PARALLEL)

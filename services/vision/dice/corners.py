@@ -1,0 +1,133 @@
+"""The printed landing-area outline's corners, when no whole outline is in view.
+
+A zoomed camera sees part of the outline (a corner, or three sides of it), and a side in a
+shadow or under a card may be too faint to close it. A corner is still the area's: two of
+the printed lines crossing (45 degrees or more) where the line runs along one way of each
+(its arm, from the corner on) and stops (the line does not go on beyond the corner: a
+printed line crossing another, or the stick's edge meeting a side, is no corner). The
+area lies on the side of each arm's line that the other arm is on: by the outline's
+convexity a die beyond either line, on the side away from the other arm, is off it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# An arm: the printed line (within the `near` mask) along at least this share of the way
+# from the corner, over at least ARM of the frame's longer side (a card or a chip on it
+# still leaves most of it; the stick's hook is far shorter).
+ARM_SHARE = 0.6
+ARM = 0.15
+# Beyond a corner, from GAP px (clear of the other line) over EXTEND px along each line:
+# the printed line on at most this share of it (it stops at the corner).
+GAP = 8
+EXTEND = 12
+STOPS = 0.5
+STEP = 2.0              # px between samples along a ray
+# The landing area's outline is a thin line (1-3 px at half resolution): along each arm,
+# at most THIN_LINE of the line's pixels (a median) across it within ACROSS px either side.
+# The layout's broad lines (the pass line, the bets' boxes: 3-7 mm, 4-9 px) meet at
+# corners too, and a roll lies across them.
+THIN_LINE = 3
+ACROSS = 7
+
+
+@dataclass(frozen=True)
+class Corner:
+    """Where two sides cross (half-resolution px) and each side's inward normal (unit)."""
+    at: np.ndarray
+    inward: tuple[np.ndarray, np.ndarray]
+
+    def outside(self, point: np.ndarray) -> float:
+        """How far (px) `point` lies beyond either side, on the side away from the area."""
+        return max(float(-(point - self.at) @ n) for n in self.inward)
+
+
+def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
+            cross: float) -> list[Corner]:
+    """The outline's corners among `lines` (x, y, vx, vy) of the line pixels `mask` (`near`:
+    the pixels near them), each pair crossing at `cross` radians or more: a thin arm along
+    one way of each line and the line stopping the other way."""
+    h, w = near.shape
+    arm = ARM * max(h, w)
+    found = []
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            sin = abs(a[2] * b[3] - a[3] * b[2])
+            if sin < np.sin(cross):
+                continue
+            at = _cross(a, b)
+            if not (0 <= at[0] < w and 0 <= at[1] < h):
+                continue
+            way_a, way_b = _way(near, at, a[2:], arm), _way(near, at, b[2:], arm)
+            if way_a is None or way_b is None or not (
+                    _thin(mask, at, way_a, arm) and _thin(mask, at, way_b, arm)):
+                continue
+            # each side's inward normal points where the other side's arm goes
+            found.append(Corner(at, (_toward(a[2:], way_b), _toward(b[2:], way_a))))
+    return found
+
+
+def _way(near: np.ndarray, at: np.ndarray, d: np.ndarray, arm: float) -> np.ndarray | None:
+    """The direction along `d` (either way) the line's arm goes from `at`, if it goes one
+    way only and stops the other."""
+    arms = [_is_arm(near, at, s * d, arm) for s in (1.0, -1.0)]
+    if arms[0] == arms[1]:
+        return None
+    way = d if arms[0] else -d
+    return None if goes_on(near, at, -way) else way
+
+
+def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
+             stop: float) -> np.ndarray:
+    """`near` along the ray from `at` in direction `d`, from `start` to `stop` px (or the
+    frame's edge)."""
+    h, w = near.shape
+    t = np.arange(start, stop, STEP)
+    pts = np.rint(at + t[:, None] * d).astype(int)
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    pts = pts[: np.argmin(inside) if not inside.all() else len(pts)]
+    return near[pts[:, 1], pts[:, 0]]
+
+
+def _is_arm(near: np.ndarray, at: np.ndarray, d: np.ndarray, arm: float) -> bool:
+    """Does the printed line run from `at` along `d`, at ARM_SHARE or more over `arm` px or
+    more?"""
+    hits = _samples(near, at, d, 0.0, float(np.hypot(*near.shape)))
+    if len(hits) * STEP < arm:
+        return False
+    share = np.cumsum(hits) / np.arange(1, len(hits) + 1)
+    return bool(np.any(share[int(arm / STEP):] >= ARM_SHARE))
+
+
+def _thin(mask: np.ndarray, at: np.ndarray, way: np.ndarray, arm: float) -> bool:
+    """Is the line along the arm from `at` thin (the median of its pixels across it, where
+    it is, at most THIN_LINE)?"""
+    h, w = mask.shape
+    t = np.arange(GAP, arm, STEP)
+    across = np.arange(-ACROSS, ACROSS + 1)
+    pts = np.rint(at + t[:, None, None] * way + across[None, :, None] * [-way[1], way[0]])
+    pts = pts.astype(int)
+    inside = ((pts >= 0) & (pts < [w, h])).all(axis=(1, 2))
+    line = mask[pts[inside, :, 1], pts[inside, :, 0]] > 0
+    on = line[:, ACROSS - 1:ACROSS + 2].any(axis=1)
+    return bool(on.any()) and float(np.median(line[on].sum(axis=1))) <= THIN_LINE
+
+
+def goes_on(near: np.ndarray, at: np.ndarray, d: np.ndarray) -> bool:
+    """Does the line go on from `at` along `d` (beyond the corner)? Out of the frame: no."""
+    hits = _samples(near, at, d, GAP, GAP + EXTEND)
+    return len(hits) > 0 and float(hits.mean()) > STOPS
+
+
+def _toward(d: np.ndarray, way: np.ndarray) -> np.ndarray:
+    """The unit normal of a line along `d` pointing the way `way` goes."""
+    n = np.array([-d[1], d[0]])
+    return n if n @ way > 0 else -n
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    m = np.array([[a[2], -b[2]], [a[3], -b[3]]])
+    t = np.linalg.solve(m, b[:2] - a[:2])[0]
+    return np.asarray(a[:2] + t * a[2:])
