@@ -31,6 +31,7 @@ STEP = 2.0              # px between samples along a ray
 # corners too, and a roll lies across them.
 THIN_LINE = 3
 ACROSS = 7
+ON = 2                  # px across a ray within which the line is on it
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
             at = _cross(a, b)
             if not (0 <= at[0] < w and 0 <= at[1] < h):
                 continue
-            way_a, way_b = _way(near, at, a[2:], arm), _way(near, at, b[2:], arm)
+            way_a, way_b = _way(mask, near, at, a[2:], arm), _way(mask, near, at, b[2:], arm)
             if way_a is None or way_b is None or not (
                     _thin(mask, at, way_a, arm) and _thin(mask, at, way_b, arm)):
                 continue
@@ -69,14 +70,15 @@ def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
     return found
 
 
-def _way(near: np.ndarray, at: np.ndarray, d: np.ndarray, arm: float) -> np.ndarray | None:
+def _way(mask: np.ndarray, near: np.ndarray, at: np.ndarray, d: np.ndarray,
+         arm: float) -> np.ndarray | None:
     """The direction along `d` (either way) the line's arm goes from `at`, if it goes one
     way only and stops the other."""
     arms = [_is_arm(near, at, s * d, arm) for s in (1.0, -1.0)]
     if arms[0] == arms[1]:
         return None
     way = d if arms[0] else -d
-    return None if goes_on(near, at, -way) else way
+    return None if goes_on(mask, at, -way) else way
 
 
 def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
@@ -101,24 +103,33 @@ def _is_arm(near: np.ndarray, at: np.ndarray, d: np.ndarray, arm: float) -> bool
     return bool(np.any(share[int(arm / STEP):] >= ARM_SHARE))
 
 
-def _thin(mask: np.ndarray, at: np.ndarray, way: np.ndarray, arm: float) -> bool:
-    """Is the line along the arm from `at` thin (the median of its pixels across it, where
-    it is, at most THIN_LINE)?"""
+def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
+             stop: float) -> tuple[np.ndarray, np.ndarray]:
+    """Along the ray from `at` in direction `way`, from `start` to `stop` px, at each point
+    in the frame: is the line there (within ON px across), and how many of its pixels lie
+    across the ray within ACROSS px either side."""
     h, w = mask.shape
-    t = np.arange(GAP, arm, STEP)
+    t = np.arange(start, stop, STEP)
     across = np.arange(-ACROSS, ACROSS + 1)
     pts = np.rint(at + t[:, None, None] * way + across[None, :, None] * [-way[1], way[0]])
     pts = pts.astype(int)
     inside = ((pts >= 0) & (pts < [w, h])).all(axis=(1, 2))
     line = mask[pts[inside, :, 1], pts[inside, :, 0]] > 0
-    on = line[:, ACROSS - 1:ACROSS + 2].any(axis=1)
-    return bool(on.any()) and float(np.median(line[on].sum(axis=1))) <= THIN_LINE
+    return line[:, ACROSS - ON:ACROSS + ON + 1].any(axis=1), line.sum(axis=1)
 
 
-def goes_on(near: np.ndarray, at: np.ndarray, d: np.ndarray) -> bool:
-    """Does the line go on from `at` along `d` (beyond the corner)? Out of the frame: no."""
-    hits = _samples(near, at, d, GAP, GAP + EXTEND)
-    return len(hits) > 0 and float(hits.mean()) > STOPS
+def _thin(mask: np.ndarray, at: np.ndarray, way: np.ndarray, arm: float) -> bool:
+    """Is the line along the arm from `at` thin (the median of its pixels across it, where
+    it is, at most THIN_LINE)?"""
+    on, width = _profile(mask, at, way, GAP, arm)
+    return bool(on.any()) and float(np.median(width[on])) <= THIN_LINE
+
+
+def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray) -> bool:
+    """Does a thin line go on from `at` along `d` (beyond a corner)? A die, a chip or a
+    card just beyond it is no thin line; out of the frame: no."""
+    on, width = _profile(mask, at, d, GAP, GAP + EXTEND)
+    return len(on) > 0 and float(np.mean(on & (width <= THIN_LINE))) > STOPS
 
 
 def _toward(d: np.ndarray, way: np.ndarray) -> np.ndarray:

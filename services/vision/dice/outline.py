@@ -51,7 +51,7 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     if reading.no_decision or len(dice) != 2:
         return reading
     mask, near, lines = _lines(image)
-    quad = _best_quad(near, lines)
+    quad = _best_quad(mask, near, lines)
     if quad is not None:
         quad = 2 * quad + 0.5
         off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
@@ -76,7 +76,7 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     light line lie on, crossing where its corners are and stopping there, of all such four
     the one the line runs along best (the stick's bright edge makes a line too, but no
     outline's side: the printed side it meets goes on beyond it)."""
-    quad = _best_quad(*_lines(image)[1:])
+    quad = _best_quad(*_lines(image))
     return None if quad is None else 2 * quad + 0.5
 
 
@@ -98,7 +98,8 @@ def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]
     return mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
 
 
-def _best_quad(near: np.ndarray, lines: list[np.ndarray]) -> np.ndarray | None:
+def _best_quad(mask: np.ndarray, near: np.ndarray,
+               lines: list[np.ndarray]) -> np.ndarray | None:
     """Of the four lines crossing at four corners in the frame where the lines stop, the
     quadrilateral the printed line runs along best (at least SUPPORT of each side)."""
     h, w = near.shape
@@ -111,19 +112,19 @@ def _best_quad(near: np.ndarray, lines: list[np.ndarray]) -> np.ndarray | None:
             quad = _quad(a, b, c, d, (w, h))
             if quad is None or (support := _support(near, quad)) < best_support:
                 continue
-            if not _stops(near, quad):
+            if not _stops(mask, quad):
                 continue
             best, best_support = quad, support
     return best
 
 
-def _stops(near: np.ndarray, quad: np.ndarray) -> bool:
+def _stops(mask: np.ndarray, quad: np.ndarray) -> bool:
     """Does the printed line stop at each of the quadrilateral's corners (no side goes on
     beyond it, as a side does beyond the stick's edge)?"""
     for prev, at, after in zip(np.roll(quad, 1, axis=0), quad, np.roll(quad, -1, axis=0)):
         for other in (prev, after):
             d = (at - other) / np.hypot(*(at - other))
-            if goes_on(near, at, d):
+            if goes_on(mask, at, d):
                 return False
     return True
 
