@@ -25,12 +25,14 @@ GAP = 8
 EXTEND = 12
 STOPS = 0.5
 STEP = 2.0              # px between samples along a ray
-# The landing area's outline is a thin line (1-3 px at half resolution): along each arm,
-# at most THIN_LINE of the line's pixels (a median) across it within ACROSS px either side.
-# The layout's broad lines (the pass line, the bets' boxes: 3-7 mm, 4-9 px) meet at
-# corners too, and a roll lies across them.
-THIN_LINE = 3
-ACROSS = 7
+# The landing area's outline is a thin line (0.7 mm: under a tenth of a die, 1-3 px at half
+# resolution): an arm's line is at most THIN_LINE px + THIN_DIE die sides wide (a median
+# along it, of the run of its pixels across it). The layout's broad lines (the pass line,
+# the bets' boxes: 3-7 mm, a sixth to a third of a die) meet at corners too, and a roll
+# lies across them.
+THIN_LINE = 2
+THIN_DIE = 0.08
+ACROSS = 7              # px either side of a ray looked at
 ON = 2                  # px across a ray within which the line is on it
 
 
@@ -45,13 +47,13 @@ class Corner:
         return max(float(-(point - self.at) @ n) for n in self.inward)
 
 
-def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
-            cross: float) -> list[Corner]:
+def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray], cross: float,
+            die: float) -> list[Corner]:
     """The outline's corners among `lines` (x, y, vx, vy) of the line pixels `mask` (`near`:
     the pixels near them), each pair crossing at `cross` radians or more: a thin arm along
-    one way of each line and the line stopping the other way."""
+    one way of each line and the line stopping the other way (`die`: a die's side, px)."""
     h, w = near.shape
-    arm = ARM * max(h, w)
+    look = _Look(mask, near, ARM * max(h, w), THIN_LINE + THIN_DIE * die)
     found = []
     for i, a in enumerate(lines):
         for b in lines[i + 1:]:
@@ -61,24 +63,44 @@ def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
             at = _cross(a, b)
             if not (0 <= at[0] < w and 0 <= at[1] < h):
                 continue
-            way_a, way_b = _way(mask, near, at, a[2:], arm), _way(mask, near, at, b[2:], arm)
-            if way_a is None or way_b is None or not (
-                    _thin(mask, at, way_a, arm) and _thin(mask, at, way_b, arm)):
+            way_a = look.way(at, a[2:])
+            way_b = None if way_a is None else look.way(at, b[2:])
+            if way_a is None or way_b is None:
                 continue
             # each side's inward normal points where the other side's arm goes
             found.append(Corner(at, (_toward(a[2:], way_b), _toward(b[2:], way_a))))
     return found
 
 
-def _way(mask: np.ndarray, near: np.ndarray, at: np.ndarray, d: np.ndarray,
-         arm: float) -> np.ndarray | None:
-    """The direction along `d` (either way) the line's arm goes from `at`, if it goes one
-    way only and stops the other."""
-    arms = [_is_arm(near, at, s * d, arm) for s in (1.0, -1.0)]
-    if arms[0] == arms[1]:
-        return None
-    way = d if arms[0] else -d
-    return None if goes_on(mask, at, -way) else way
+@dataclass(frozen=True)
+class _Look:
+    """The line pixels (`mask`, `near`: within NEAR_LINE of them) looked at along rays."""
+    mask: np.ndarray
+    near: np.ndarray
+    arm: float      # px: an arm's least length
+    thin: float     # px: a thin line's most width
+
+    def way(self, at: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+        """The direction along `d` (either way) the line's arm goes from `at`, if it goes
+        one way only and stops the other."""
+        arms = [self.is_arm(at, s * d) for s in (1.0, -1.0)]
+        if arms[0] == arms[1]:
+            return None
+        way = d if arms[0] else -d
+        return None if goes_on(self.mask, at, -way, self.thin) else way
+
+    def is_arm(self, at: np.ndarray, d: np.ndarray) -> bool:
+        """Does a thin line run from `at` along `d`, at ARM_SHARE or more of the way over
+        `arm` px or more?"""
+        hits = _samples(self.near, at, d, 0.0, float(np.hypot(*self.near.shape)))
+        if len(hits) * STEP < self.arm:
+            return False
+        share = np.cumsum(hits) / np.arange(1, len(hits) + 1)
+        reach = np.flatnonzero(share >= ARM_SHARE)
+        if len(reach) == 0 or reach[-1] * STEP < self.arm:
+            return False
+        on, width = _profile(self.mask, at, d, GAP, reach[-1] * STEP)
+        return bool(on.any()) and float(np.median(width[on])) <= self.thin
 
 
 def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
@@ -93,21 +115,11 @@ def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
     return near[pts[:, 1], pts[:, 0]]
 
 
-def _is_arm(near: np.ndarray, at: np.ndarray, d: np.ndarray, arm: float) -> bool:
-    """Does the printed line run from `at` along `d`, at ARM_SHARE or more over `arm` px or
-    more?"""
-    hits = _samples(near, at, d, 0.0, float(np.hypot(*near.shape)))
-    if len(hits) * STEP < arm:
-        return False
-    share = np.cumsum(hits) / np.arange(1, len(hits) + 1)
-    return bool(np.any(share[int(arm / STEP):] >= ARM_SHARE))
-
-
 def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
              stop: float) -> tuple[np.ndarray, np.ndarray]:
     """Along the ray from `at` in direction `way`, from `start` to `stop` px, at each point
-    in the frame: is the line there (within ON px across), and how many of its pixels lie
-    across the ray within ACROSS px either side."""
+    in the frame: is the line there (within ON px across), and how wide (px) is the run of
+    its pixels across the ray there (through the one nearest the ray)."""
     h, w = mask.shape
     t = np.arange(start, stop, STEP)
     across = np.arange(-ACROSS, ACROSS + 1)
@@ -115,21 +127,24 @@ def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
     pts = pts.astype(int)
     inside = ((pts >= 0) & (pts < [w, h])).all(axis=(1, 2))
     line = mask[pts[inside, :, 1], pts[inside, :, 0]] > 0
-    return line[:, ACROSS - ON:ACROSS + ON + 1].any(axis=1), line.sum(axis=1)
+    # the run through a pixel: its pixels to the left and to the right, itself once
+    runs = []
+    for k in (0, -1, 1, -2, 2):  # the pixel on the ray first, then the nearest ones
+        c = ACROSS + k
+        run = (np.cumprod(line[:, c::-1], axis=1).sum(1)
+               + np.cumprod(line[:, c:], axis=1).sum(1) - 1)
+        runs.append(np.where(line[:, c], run, 0))
+    width = np.zeros(len(line), int)
+    for run in runs[::-1]:
+        width = np.where(run > 0, run, width)
+    return line[:, ACROSS - ON:ACROSS + ON + 1].any(axis=1), width
 
 
-def _thin(mask: np.ndarray, at: np.ndarray, way: np.ndarray, arm: float) -> bool:
-    """Is the line along the arm from `at` thin (the median of its pixels across it, where
-    it is, at most THIN_LINE)?"""
-    on, width = _profile(mask, at, way, GAP, arm)
-    return bool(on.any()) and float(np.median(width[on])) <= THIN_LINE
-
-
-def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray) -> bool:
-    """Does a thin line go on from `at` along `d` (beyond a corner)? A die, a chip or a
-    card just beyond it is no thin line; out of the frame: no."""
+def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray, thin: float) -> bool:
+    """Does a thin line (at most `thin` px wide) go on from `at` along `d` (beyond a
+    corner)? A die, a chip or a card just beyond it is no thin line; out of the frame: no."""
     on, width = _profile(mask, at, d, GAP, GAP + EXTEND)
-    return len(on) > 0 and float(np.mean(on & (width <= THIN_LINE))) > STOPS
+    return len(on) > 0 and float(np.mean(on & (width <= thin))) > STOPS
 
 
 def _toward(d: np.ndarray, way: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import line_mask, order_corners, sensible_area
-from services.vision.dice.corners import corners, goes_on
+from services.vision.dice.corners import THIN_DIE, THIN_LINE, corners, goes_on
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
@@ -51,7 +51,8 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     if reading.no_decision or len(dice) != 2:
         return reading
     mask, near, lines = _lines(image)
-    quad = _best_quad(mask, near, lines)
+    die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
+    quad = _best_quad(mask, near, lines, die)
     if quad is not None:
         quad = 2 * quad + 0.5
         off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
@@ -59,7 +60,7 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
             return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
                                **reading.detail)
         return reading
-    for corner in corners(mask, near, lines, CROSS):
+    for corner in corners(mask, near, lines, CROSS, die):
         # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
         off = [corner.outside((np.array(d["centre"]) - 0.5) / 2) > OFF_BY * d["side"] / 2
                for d in dice]
@@ -76,7 +77,7 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     light line lie on, crossing where its corners are and stopping there, of all such four
     the one the line runs along best (the stick's bright edge makes a line too, but no
     outline's side: the printed side it meets goes on beyond it)."""
-    quad = _best_quad(*_lines(image))
+    quad = _best_quad(*_lines(image), 0.0)
     return None if quad is None else 2 * quad + 0.5
 
 
@@ -98,10 +99,11 @@ def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]
     return mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
 
 
-def _best_quad(mask: np.ndarray, near: np.ndarray,
-               lines: list[np.ndarray]) -> np.ndarray | None:
+def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
+               die: float) -> np.ndarray | None:
     """Of the four lines crossing at four corners in the frame where the lines stop, the
-    quadrilateral the printed line runs along best (at least SUPPORT of each side)."""
+    quadrilateral the printed line runs along best (at least SUPPORT of each side; `die`:
+    a die's side at half resolution, 0 when none is known)."""
     h, w = near.shape
     pairs = _pairs(lines, min(h, w))
     best, best_support = None, SUPPORT
@@ -112,19 +114,19 @@ def _best_quad(mask: np.ndarray, near: np.ndarray,
             quad = _quad(a, b, c, d, (w, h))
             if quad is None or (support := _support(near, quad)) < best_support:
                 continue
-            if not _stops(mask, quad):
+            if not _stops(mask, quad, THIN_LINE + THIN_DIE * die):
                 continue
             best, best_support = quad, support
     return best
 
 
-def _stops(mask: np.ndarray, quad: np.ndarray) -> bool:
+def _stops(mask: np.ndarray, quad: np.ndarray, thin: float) -> bool:
     """Does the printed line stop at each of the quadrilateral's corners (no side goes on
     beyond it, as a side does beyond the stick's edge)?"""
     for prev, at, after in zip(np.roll(quad, 1, axis=0), quad, np.roll(quad, -1, axis=0)):
         for other in (prev, after):
             d = (at - other) / np.hypot(*(at - other))
-            if goes_on(mask, at, d):
+            if goes_on(mask, at, d, thin):
                 return False
     return True
 
