@@ -25,6 +25,9 @@ GAP = 8
 EXTEND = 12
 STOPS = 0.5
 STEP = 2.0              # px between samples along a ray
+# A corner is a right angle on the table: the generators' cameras (tilted up to 32 degrees)
+# see it at 80 degrees or more; two printed lines of the layout may meet at any angle.
+SQUARE = np.radians(70)
 # The landing area's outline is a thin line (0.7 mm: under a tenth of a die, 1-3 px at half
 # resolution): an arm's line is at most THIN_LINE px + THIN_DIE die sides wide (a median
 # along it, of the run of its pixels across it). The layout's broad lines (the pass line,
@@ -34,6 +37,9 @@ THIN_LINE = 2
 THIN_DIE = 0.08
 ACROSS = 7              # px either side of a ray looked at
 ON = 2                  # px across a ray within which the line is on it
+PROFILES = 40           # points along a ray looked across at most
+_ACROSS = np.arange(-ACROSS, ACROSS + 1)[None, :, None]
+_NEAREST = ACROSS + np.array([0, -1, 1, -2, 2])  # the pixel on the ray, then the nearest
 
 
 @dataclass(frozen=True)
@@ -47,18 +53,18 @@ class Corner:
         return max(float(-(point - self.at) @ n) for n in self.inward)
 
 
-def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray], cross: float,
+def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
             die: float) -> list[Corner]:
     """The outline's corners among `lines` (x, y, vx, vy) of the line pixels `mask` (`near`:
-    the pixels near them), each pair crossing at `cross` radians or more: a thin arm along
-    one way of each line and the line stopping the other way (`die`: a die's side, px)."""
+    the pixels near them), each pair crossing at SQUARE or more: a thin arm along one way
+    of each line and the line stopping the other way (`die`: a die's side, px)."""
     h, w = near.shape
     look = _Look(mask, near, ARM * max(h, w), THIN_LINE + THIN_DIE * die)
     found = []
     for i, a in enumerate(lines):
         for b in lines[i + 1:]:
             sin = abs(a[2] * b[3] - a[3] * b[2])
-            if sin < np.sin(cross):
+            if sin < np.sin(SQUARE):
                 continue
             at = _cross(a, b)
             if not (0 <= at[0] < w and 0 <= at[1] < h):
@@ -78,29 +84,35 @@ class _Look:
     mask: np.ndarray
     near: np.ndarray
     arm: float      # px: an arm's least length
-    thin: float     # px: a thin line's most width
+    thin_px: float  # px: a thin line's most width
 
     def way(self, at: np.ndarray, d: np.ndarray) -> np.ndarray | None:
         """The direction along `d` (either way) the line's arm goes from `at`, if it goes
         one way only and stops the other."""
-        arms = [self.is_arm(at, s * d) for s in (1.0, -1.0)]
+        reach = [self.reach(at, d), self.reach(at, -d)]
+        arms = [r >= self.arm for r in reach]
+        if arms[0] and arms[1]:  # one of them may be no thin line (a chip's marks)
+            arms = [self.thin(at, d, reach[0]), self.thin(at, -d, reach[1])]
         if arms[0] == arms[1]:
             return None
-        way = d if arms[0] else -d
-        return None if goes_on(self.mask, at, -way, self.thin) else way
+        way, r = (d, reach[0]) if arms[0] else (-d, reach[1])
+        if goes_on(self.mask, at[None], -way[None], self.thin_px)[0] or \
+                not self.thin(at, way, r):
+            return None
+        return way
 
-    def is_arm(self, at: np.ndarray, d: np.ndarray) -> bool:
-        """Does a thin line run from `at` along `d`, at ARM_SHARE or more of the way over
-        `arm` px or more?"""
-        hits = _samples(self.near, at, d, 0.0, float(np.hypot(*self.near.shape)))
-        if len(hits) * STEP < self.arm:
-            return False
+    def reach(self, at: np.ndarray, d: np.ndarray) -> float:
+        """How far (px) from `at` along `d` the line runs at ARM_SHARE or more of the way."""
+        # from GAP on: nearer, the other side's line is near it too
+        hits = _samples(self.near, at, d, GAP, float(np.hypot(*self.near.shape)))
         share = np.cumsum(hits) / np.arange(1, len(hits) + 1)
-        reach = np.flatnonzero(share >= ARM_SHARE)
-        if len(reach) == 0 or reach[-1] * STEP < self.arm:
-            return False
-        on, width = _profile(self.mask, at, d, GAP, reach[-1] * STEP)
-        return bool(on.any()) and float(np.median(width[on])) <= self.thin
+        far = np.flatnonzero(share >= ARM_SHARE)
+        return GAP + STEP * float(far[-1]) if len(far) else 0.0
+
+    def thin(self, at: np.ndarray, d: np.ndarray, reach: float) -> bool:
+        """Is the line from `at` along `d` over `reach` px thin (its width's median)?"""
+        on, width = _profile(self.mask, at[None], d[None], GAP, reach)
+        return bool(on.any()) and float(np.median(width[on])) <= self.thin_px
 
 
 def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
@@ -117,34 +129,37 @@ def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
 
 def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
              stop: float) -> tuple[np.ndarray, np.ndarray]:
-    """Along the ray from `at` in direction `way`, from `start` to `stop` px, at each point
-    in the frame: is the line there (within ON px across), and how wide (px) is the run of
-    its pixels across the ray there (through the one nearest the ray)."""
+    """Along rays from the points `at` in the directions `way` (R x 2 each), from `start`
+    to `stop` px (at most PROFILES points): at each point (R x N), is the line there (within
+    ON px across; a point beyond the frame: no), and how wide (px) is the run of its pixels
+    across the ray through the one nearest it."""
     h, w = mask.shape
     t = np.arange(start, stop, STEP)
-    across = np.arange(-ACROSS, ACROSS + 1)
-    pts = np.rint(at + t[:, None, None] * way + across[None, :, None] * [-way[1], way[0]])
-    pts = pts.astype(int)
-    inside = ((pts >= 0) & (pts < [w, h])).all(axis=(1, 2))
-    line = mask[pts[inside, :, 1], pts[inside, :, 0]] > 0
-    # the run through a pixel: its pixels to the left and to the right, itself once
-    runs = []
-    for k in (0, -1, 1, -2, 2):  # the pixel on the ray first, then the nearest ones
-        c = ACROSS + k
-        run = (np.cumprod(line[:, c::-1], axis=1).sum(1)
-               + np.cumprod(line[:, c:], axis=1).sum(1) - 1)
-        runs.append(np.where(line[:, c], run, 0))
-    width = np.zeros(len(line), int)
-    for run in runs[::-1]:
-        width = np.where(run > 0, run, width)
-    return line[:, ACROSS - ON:ACROSS + ON + 1].any(axis=1), width
+    if len(t) > PROFILES:
+        t = np.linspace(start, stop, PROFILES)
+    way = way[:, None, None, :]
+    normal = np.stack([-way[..., 1], way[..., 0]], axis=-1)
+    pts = np.rint(at[:, None, None, :] + t[None, :, None, None] * way + _ACROSS * normal)
+    x, y = pts[..., 0].astype(np.intp), pts[..., 1].astype(np.intp)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)  # beyond the frame's edge: no line
+    line = (mask[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside
+    # each pixel's run: from the last gap before it to the first gap after it
+    k = np.arange(line.shape[-1])
+    before = np.maximum.accumulate(np.where(line, -1, k), axis=-1)
+    after = np.minimum.accumulate(np.where(line, len(k), k)[..., ::-1], axis=-1)[..., ::-1]
+    near = line[..., _NEAREST]
+    nearest = _NEAREST[near.argmax(axis=-1)][..., None]
+    run = (np.take_along_axis(after, nearest, -1) - np.take_along_axis(before, nearest, -1))
+    on = near.any(axis=-1) & inside[..., ACROSS]
+    return on, np.where(on, run[..., 0] - 1, 0)
 
 
-def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray, thin: float) -> bool:
-    """Does a thin line (at most `thin` px wide) go on from `at` along `d` (beyond a
-    corner)? A die, a chip or a card just beyond it is no thin line; out of the frame: no."""
+def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray, thin: float) -> np.ndarray:
+    """Does a thin line (at most `thin` px wide) go on from each point `at` along `d` (R x 2
+    each: beyond a corner)? A die, a chip or a card just beyond it is no thin line; out of
+    the frame: no."""
     on, width = _profile(mask, at, d, GAP, GAP + EXTEND)
-    return len(on) > 0 and float(np.mean(on & (width <= thin))) > STOPS
+    return np.asarray(np.mean(on & (width <= thin), axis=1) > STOPS)
 
 
 def _toward(d: np.ndarray, way: np.ndarray) -> np.ndarray:

@@ -24,6 +24,9 @@ from services.vision.reading import Reading, no_decision
 # A die counts as off the area when its centre is this many die sides outside the outline
 # (a die on the line is neither: its centre is within half a side of it).
 OFF_BY = 0.5
+# Around each die (this many of its sides from its centre: its corners and shadow) the
+# line pixels are not looked at when looking for a corner.
+DIE_CLEAR = 0.75
 # The share of each side of a found outline that must run along the printed line (within
 # NEAR_LINE px): a card on one side still leaves half of it; a side drawn across the cloth
 # (the line out of the picture) has next to none.
@@ -60,10 +63,14 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
             return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
                                **reading.detail)
         return reading
-    for corner in corners(mask, near, lines, CROSS, die):
-        # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
-        off = [corner.outside((np.array(d["centre"]) - 0.5) / 2) > OFF_BY * d["side"] / 2
-               for d in dice]
+    # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
+    centres = [(np.array(d["centre"], np.float64) - 0.5) / 2 for d in dice]
+    for c in centres:  # a die's pips and edges are no printed line
+        cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
+        cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
+                   round(DIE_CLEAR * die), 0, -1)
+    for corner in corners(mask, near, lines, die):
+        off = [corner.outside(c) > OFF_BY * d["side"] / 2 for c, d in zip(centres, dice)]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area",
                                corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
@@ -106,29 +113,28 @@ def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
     a die's side at half resolution, 0 when none is known)."""
     h, w = near.shape
     pairs = _pairs(lines, min(h, w))
-    best, best_support = None, SUPPORT
+    found = []
     for i, ((a, b), u) in enumerate(pairs):
         for (c, d), v in pairs[i + 1:]:
             if not _across(u, v):
                 continue
             quad = _quad(a, b, c, d, (w, h))
-            if quad is None or (support := _support(near, quad)) < best_support:
-                continue
-            if not _stops(mask, quad, THIN_LINE + THIN_DIE * die):
-                continue
-            best, best_support = quad, support
-    return best
+            if quad is not None and (support := _support(near, quad)) >= SUPPORT:
+                found.append((support, quad))
+    # the best supported first (of equals, the last found, as the search always took)
+    for _, quad in sorted(found[::-1], key=lambda f: -f[0]):
+        if _stops(mask, quad, THIN_LINE + THIN_DIE * die):
+            return quad
+    return None
 
 
 def _stops(mask: np.ndarray, quad: np.ndarray, thin: float) -> bool:
     """Does the printed line stop at each of the quadrilateral's corners (no side goes on
-    beyond it, as a side does beyond the stick's edge)?"""
-    for prev, at, after in zip(np.roll(quad, 1, axis=0), quad, np.roll(quad, -1, axis=0)):
-        for other in (prev, after):
-            d = (at - other) / np.hypot(*(at - other))
-            if goes_on(mask, at, d, thin):
-                return False
-    return True
+    beyond it as a thin line, as a side does beyond the stick's edge)?"""
+    corners4 = np.repeat(quad, 2, axis=0)
+    others = np.stack([np.roll(quad, 1, axis=0), np.roll(quad, -1, axis=0)], 1).reshape(-1, 2)
+    away = corners4 - others
+    return not goes_on(mask, corners4, away / np.hypot(*away.T)[:, None], thin).any()
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:
