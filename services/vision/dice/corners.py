@@ -25,14 +25,23 @@ GAP = 8
 EXTEND = 12
 STOPS = 0.5
 STEP = 2.0              # px between samples along a ray
+# A side of the outline crossing the whole view (a zoomed frame): its line along this share
+# of the way from one edge of the frame to another (dice, chips or a card on it).
+ACROSS_SHARE = 0.7
 # A corner is a right angle on the table: the generators' cameras (tilted up to 32 degrees)
 # see it at 80 degrees or more; two printed lines of the layout may meet at any angle.
 SQUARE = np.radians(70)
-# The landing area's outline is a thin line (0.7 mm: under a tenth of a die, 1-3 px at half
-# resolution): an arm's line is at most THIN_LINE px + THIN_DIE die sides wide (a median
-# along it, of the run of its pixels across it). The layout's broad lines (the pass line,
-# the bets' boxes: 3-7 mm, a sixth to a third of a die) meet at corners too, and a roll
-# lies across them.
+# The landing area's outline is a thin line (0.7 mm: a twentieth of a die): an arm's line,
+# or one across the view, is at most THIN_FWHM of a die wide where it is at least half as
+# bright over the cloth as at its middle (at full resolution, a median along it; on
+# development frames the outline's 0.02-0.12, the foreign renderer's layout lines 0.14-0.36
+# but one at 0.1). The layout's broad lines (the pass line, the bets' boxes: 3-7 mm) meet
+# at corners and cross the view too, and a roll lies across them.
+THIN_FWHM = 0.12
+CONTRAST = 8            # grey levels over the cloth: a line is there
+WIDTHS = 24             # places along a line its width is measured at
+# Beyond a corner a line goes on as a thin run of line pixels at half resolution: at most
+# THIN_LINE px + THIN_DIE die sides wide (a chip's ring, a die or the stick is wider).
 THIN_LINE = 2
 THIN_DIE = 0.08
 ACROSS = 7              # px either side of a ray looked at
@@ -53,13 +62,14 @@ class Corner:
         return max(float(-(point - self.at) @ n) for n in self.inward)
 
 
-def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
+def corners(grey: np.ndarray, mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
             die: float) -> list[Corner]:
     """The outline's corners among `lines` (x, y, vx, vy) of the line pixels `mask` (`near`:
-    the pixels near them), each pair crossing at SQUARE or more: a thin arm along one way
-    of each line and the line stopping the other way (`die`: a die's side, px)."""
+    the pixels near them) of the frame `grey` at half resolution, each pair crossing at
+    SQUARE or more: a thin arm along one way of each line and the line stopping the other
+    way (`die`: a die's side, px at half resolution)."""
     h, w = near.shape
-    look = _Look(mask, near, ARM * max(h, w), THIN_LINE + THIN_DIE * die)
+    look = _Look(grey, mask, near, die)
     found = []
     for i, a in enumerate(lines):
         for b in lines[i + 1:]:
@@ -78,13 +88,44 @@ def corners(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
     return found
 
 
+def across_view(grey: np.ndarray, mask: np.ndarray, near: np.ndarray,
+                lines: list[np.ndarray], die: float) -> list[np.ndarray]:
+    """The lines (x, y, vx, vy) among `lines` along which a thin printed line crosses the
+    whole view, from one edge of the frame to another (at ACROSS_SHARE of the way)."""
+    h, w = near.shape
+    look = _Look(grey, mask, near, die)
+    found = []
+    for line in lines:
+        p, d = line[:2], line[2:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ends = np.sort(np.stack([(0 - p) / d, ([w - 1, h - 1] - p) / d]), axis=0)
+        t0, t1 = np.nanmax(ends[0]), np.nanmin(ends[1])
+        if t1 - t0 < look.arm:
+            continue
+        hits = _samples(near, p + t0 * d, d, 0.0, t1 - t0)
+        if hits.mean() >= ACROSS_SHARE and look.thin(p + t0 * d, d, t1 - t0):
+            found.append(line)
+    return found
+
+
 @dataclass(frozen=True)
 class _Look:
-    """The line pixels (`mask`, `near`: within NEAR_LINE of them) looked at along rays."""
+    """The frame (`grey`, full resolution) and its line pixels at half resolution (`mask`,
+    `near`: within NEAR_LINE of them) looked at along rays (half-resolution px)."""
+    grey: np.ndarray
     mask: np.ndarray
     near: np.ndarray
-    arm: float      # px: an arm's least length
-    thin_px: float  # px: a thin line's most width
+    die: float      # px: a die's side at half resolution
+
+    @property
+    def arm(self) -> float:
+        """An arm's least length (px)."""
+        return ARM * max(self.near.shape)
+
+    @property
+    def thin_px(self) -> float:
+        """A thin run of line pixels' most width (px)."""
+        return THIN_LINE + THIN_DIE * self.die
 
     def way(self, at: np.ndarray, d: np.ndarray) -> np.ndarray | None:
         """The direction along `d` (either way) the line's arm goes from `at`, if it goes
@@ -110,9 +151,10 @@ class _Look:
         return GAP + STEP * float(far[-1]) if len(far) else 0.0
 
     def thin(self, at: np.ndarray, d: np.ndarray, reach: float) -> bool:
-        """Is the line from `at` along `d` over `reach` px thin (its width's median)?"""
-        on, width = _profile(self.mask, at[None], d[None], GAP, reach)
-        return bool(on.any()) and float(np.median(width[on])) <= self.thin_px
+        """Is the line from `at` along `d` over `reach` px thin (see THIN_FWHM)?"""
+        width = _widths(self.grey, 2 * (at + np.linspace(GAP, reach, WIDTHS)[:, None] * d)
+                        + 0.5, d, 2 * self.die)
+        return len(width) > 0 and float(np.median(width)) <= THIN_FWHM * 2 * self.die
 
 
 def _samples(near: np.ndarray, at: np.ndarray, d: np.ndarray, start: float,
@@ -152,6 +194,31 @@ def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
     run = (np.take_along_axis(after, nearest, -1) - np.take_along_axis(before, nearest, -1))
     on = near.any(axis=-1) & inside[..., ACROSS]
     return on, np.where(on, run[..., 0] - 1, 0)
+
+
+def _widths(grey: np.ndarray, pts: np.ndarray, d: np.ndarray, die: float) -> np.ndarray:
+    """The width (px) of the light line through each of the points `pts` (full resolution)
+    along the direction `d`: across it, the run about its brightest pixel (within 3 px)
+    brighter than halfway from the cloth (either end's median) to it; where the line shows
+    CONTRAST or more over the cloth, the whole run in the frame."""
+    h, w = grey.shape
+    reach = max(8, round(die / 2))
+    across = np.arange(-reach, reach + 1)
+    q = np.rint(pts[:, None, :] + across[None, :, None] * [-d[1], d[0]]).astype(np.intp)
+    inside = ((q >= 0) & (q < [w, h])).all(axis=(1, 2))
+    v = grey[q[inside, :, 1], q[inside, :, 0]].astype(np.float32)
+    rows = np.arange(len(v))
+    middle = reach - 3 + np.argmax(v[:, reach - 3:reach + 4], axis=1)
+    peak = v[rows, middle]
+    end = max(1, reach // 3)
+    cloth = np.median(np.concatenate([v[:, :end], v[:, -end:]], axis=1), axis=1)
+    line = v > ((peak + cloth) / 2)[:, None]
+    k = np.arange(v.shape[1])
+    before = np.maximum.accumulate(np.where(line, -1, k), axis=1)[rows, middle]
+    after = np.minimum.accumulate(np.where(line, len(k), k)[:, ::-1], axis=1)[:, ::-1]
+    width = after[rows, middle] - before - 1
+    whole = (before >= 0) & (after[rows, middle] < len(k))
+    return np.asarray(width[(peak - cloth >= CONTRAST) & whole])
 
 
 def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray, thin: float) -> np.ndarray:

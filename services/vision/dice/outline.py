@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import line_mask, order_corners, sensible_area
-from services.vision.dice.corners import THIN_DIE, THIN_LINE, corners, goes_on
+from services.vision.dice.corners import THIN_DIE, THIN_LINE, across_view, corners, goes_on
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
@@ -53,7 +53,7 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     dice = reading.detail.get("dice", [])
     if reading.no_decision or len(dice) != 2:
         return reading
-    mask, near, lines = _lines(image)
+    grey, mask, near, lines = _lines(image)
     die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
     quad = _best_quad(mask, near, lines, die)
     if quad is not None:
@@ -69,11 +69,18 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
         cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
         cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
                    round(DIE_CLEAR * die), 0, -1)
-    for corner in corners(mask, near, lines, die):
+    for corner in corners(grey, mask, near, lines, die):
         off = [corner.outside(c) > OFF_BY * d["side"] / 2 for c, d in zip(centres, dice)]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area",
                                corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
+    for line in across_view(grey, mask, near, lines, die):
+        normal = np.array([-line[3], line[2]])
+        apart = [float((c - line[:2]) @ normal) for c in centres]
+        if apart[0] * apart[1] < 0 and all(abs(a) > OFF_BY * d["side"] / 2
+                                           for a, d in zip(apart, dice)):
+            return no_decision("dice", "out_of_area", side=(2 * line[:2] + 0.5).round(1).tolist(),
+                               **reading.detail)
     return reading
 
 
@@ -84,13 +91,13 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     light line lie on, crossing where its corners are and stopping there, of all such four
     the one the line runs along best (the stick's bright edge makes a line too, but no
     outline's side: the printed side it meets goes on beyond it)."""
-    quad = _best_quad(*_lines(image), 0.0)
+    quad = _best_quad(*_lines(image)[1:], 0.0)
     return None if quad is None else 2 * quad + 0.5
 
 
-def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-    """At half resolution, the light thin lines' pixels, the pixels near them and the
-    straight lines the long pieces of them lie on."""
+def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The frame in grey and, at half resolution, the light thin lines' pixels, the pixels
+    near them and the straight lines the long pieces of them lie on."""
     # A printed line 3 px wide or more is still a line at half resolution, at a quarter of
     # the cost (every decided frame pays for this).
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -101,9 +108,9 @@ def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]
     segments = cv2.HoughLinesP(_pieces(mask), 1, np.pi / 180, 30,
                                minLineLength=PIECE * max(h, w), maxLineGap=10)
     if segments is None:
-        return mask, near, []
+        return grey, mask, near, []
     seg = segments.reshape(-1, 4).astype(np.float64)
-    return mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
+    return grey, mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
 
 
 def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
