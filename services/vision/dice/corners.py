@@ -10,6 +10,7 @@ convexity a die beyond either line, on the side away from the other arm, is off 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,11 +64,12 @@ class Corner:
 
 
 def corners(grey: np.ndarray, mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
-            die: float) -> list[Corner]:
+            die: float, worth: Callable[[np.ndarray], bool] = lambda _: True) -> list[Corner]:
     """The outline's corners among `lines` (x, y, vx, vy) of the line pixels `mask` (`near`:
     the pixels near them) of the frame `grey` at half resolution, each pair crossing at
     SQUARE or more: a thin arm along one way of each line and the line stopping the other
-    way (`die`: a die's side, px at half resolution)."""
+    way (`die`: a die's side, px at half resolution). Only corners with a line `worth`
+    looking at (one that could have a die off it and the other not) are looked for."""
     h, w = near.shape
     look = _Look(grey, mask, near, die)
     found = []
@@ -77,7 +79,7 @@ def corners(grey: np.ndarray, mask: np.ndarray, near: np.ndarray, lines: list[np
             if sin < np.sin(SQUARE):
                 continue
             at = _cross(a, b)
-            if not (0 <= at[0] < w and 0 <= at[1] < h):
+            if not (0 <= at[0] < w and 0 <= at[1] < h) or not (worth(a) or worth(b)):
                 continue
             way_a = look.way(at, a[2:])
             way_b = None if way_a is None else look.way(at, b[2:])
@@ -91,7 +93,8 @@ def corners(grey: np.ndarray, mask: np.ndarray, near: np.ndarray, lines: list[np
 def across_view(grey: np.ndarray, mask: np.ndarray, near: np.ndarray,
                 lines: list[np.ndarray], die: float) -> list[np.ndarray]:
     """The lines (x, y, vx, vy) among `lines` along which a thin printed line crosses the
-    whole view, from one edge of the frame to another (at ACROSS_SHARE of the way)."""
+    whole view, from one edge of the frame to another (at ACROSS_SHARE of the way; see
+    `corners` for the rest)."""
     h, w = near.shape
     look = _Look(grey, mask, near, die)
     found = []

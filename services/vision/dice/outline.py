@@ -69,16 +69,22 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
         cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
         cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
                    round(DIE_CLEAR * die), 0, -1)
-    for corner in corners(grey, mask, near, lines, die):
-        off = [corner.outside(c) > OFF_BY * d["side"] / 2 for c, d in zip(centres, dice)]
+    off_by = [OFF_BY * d["side"] / 2 for d in dice]
+
+    def splits(line: np.ndarray) -> bool:
+        """Could the line have one die off it (whichever side is off) and not the other?"""
+        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        return any(abs(apart[i]) > off_by[i] and apart[1 - i] * np.sign(apart[i]) <= off_by[1 - i]
+                   for i in (0, 1))
+
+    for corner in corners(grey, mask, near, lines, die, splits):
+        off = [corner.outside(c) > o for c, o in zip(centres, off_by)]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area",
                                corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
-    for line in across_view(grey, mask, near, lines, die):
-        normal = np.array([-line[3], line[2]])
-        apart = [float((c - line[:2]) @ normal) for c in centres]
-        if apart[0] * apart[1] < 0 and all(abs(a) > OFF_BY * d["side"] / 2
-                                           for a, d in zip(apart, dice)):
+    for line in across_view(grey, mask, near, [x for x in lines if splits(x)], die):
+        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        if apart[0] * apart[1] < 0 and all(abs(a) > o for a, o in zip(apart, off_by)):
             return no_decision("dice", "out_of_area", side=(2 * line[:2] + 0.5).round(1).tolist(),
                                **reading.detail)
     return reading
