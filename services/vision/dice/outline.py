@@ -6,11 +6,18 @@ for it: the light thin lines of calibration.line_mask (as `casino vision calibra
 them), their long pieces fitted to straight lines (cards, chips and the stick break the line,
 even at a corner), two nearly parallel pairs of them crossing at four corners in the frame,
 the printed line along at least half of each side (a side closed across the cloth, where the
-line is out of the picture, is no outline). A roll with one die inside it and the other off
-it is `out_of_area`: a die off the layout (seed 000 §3.1.5, «caen fuera de la mesa» or
-«encima del borde») is a void roll, never a reading. Both dice off a found outline means it
-is something else printed on the cloth (a box of the layout), so it is not used. Only
-decided frames pay for the search (about 2 ms at 640x480, grey at half resolution).
+line is out of the picture, is no outline) and stopping at each corner (a side crossing the
+stick's edge goes on beyond it). A roll with one die inside it and the other off it is
+`out_of_area`: a die off the layout (seed 000 §3.1.5, «caen fuera de la mesa» or «encima
+del borde») is a void roll, never a reading. Both dice off a found outline means it is
+something else printed on the cloth (a box of the layout), so it is not used.
+
+With no whole outline in view (a zoomed frame; a side faint in a shadow or under a card),
+what is in view of it judges (corners.py): one of its corners with a die beyond either side
+and the other not, or one side crossing the whole view with a die well off it either side
+(one of them is off the area, whichever side the area is). Only thin lines count there (the
+layout's broad ones meet and cross too). Only decided frames pay for the search (about 2 ms
+at 640x480, grey at half resolution, and half a millisecond more for the corners).
 """
 from __future__ import annotations
 
@@ -49,7 +56,7 @@ PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a came
 
 def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     """`reading`, or `out_of_area` when the frame's printed outline (or, with none whole in
-    view, one of its corners) has one die off it."""
+    view, one of its corners or a side across the view) has one die off it."""
     dice = reading.detail.get("dice", [])
     if reading.no_decision or len(dice) != 2:
         return reading
