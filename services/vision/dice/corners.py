@@ -6,7 +6,9 @@ the printed lines crossing (45 degrees or more) where the line runs along one wa
 (its arm, from the corner on) and stops (the line does not go on beyond the corner: a
 printed line crossing another, or the stick's edge meeting a side, is no corner). The
 area lies on the side of each arm's line that the other arm is on: by the outline's
-convexity a die beyond either line, on the side away from the other arm, is off it.
+convexity a die beyond either line, on the side away from the other arm, is off it, and a
+roll with a die off the layout is void (seed 000 §3.1.5, «caen fuera de la mesa»). A side
+crossing the whole view (`across_view`) has the area on one side of it, whichever.
 """
 from __future__ import annotations
 
