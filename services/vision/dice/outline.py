@@ -139,10 +139,12 @@ def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
             if not _across(u, v):
                 continue
             quad = _quad(a, b, c, d, (w, h))
-            if quad is not None and (support := _support(near, quad)) >= SUPPORT:
-                found.append((support, quad))
-    # the best supported first (of equals, the last found, as the search always took)
-    for _, quad in sorted(found[::-1], key=lambda f: -f[0]):
+            if quad is not None and min(support := _support(near, quad)) >= SUPPORT:
+                found.append((min(support), sum(support), quad))
+    # the best supported first: its weakest side, then all its sides (the rail's edge and
+    # the sides drawn on to it across the cloth are as good as the top side at their
+    # weakest, a card on the bottom one); of equals, the last found
+    for *_, quad in sorted(found[::-1], key=lambda f: (-f[0], -f[1])):
         if _stops(mask, quad, THIN_LINE + THIN_DIE * die):
             return quad
     return None
@@ -244,8 +246,8 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[:2] + t * a[2:]
 
 
-def _support(near: np.ndarray, quad: np.ndarray) -> float:
-    """The share of its weakest side the printed line runs along (within NEAR_LINE px)."""
+def _support(near: np.ndarray, quad: np.ndarray) -> list[float]:
+    """The share of each side the printed line runs along (within NEAR_LINE px)."""
     h, w = near.shape
     t = np.linspace(0.0, 1.0, 64)[:, None]
     shares = []
@@ -253,7 +255,7 @@ def _support(near: np.ndarray, quad: np.ndarray) -> float:
         pts = np.rint(a + (b - a) * t).astype(int)
         x, y = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
         shares.append(float(near[y, x].mean()))
-    return min(shares)
+    return shares
 
 
 def _outside(quad: np.ndarray, centre: list[float]) -> float:
