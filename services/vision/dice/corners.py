@@ -2,8 +2,8 @@
 
 A zoomed camera sees part of the outline (a corner, or three sides of it), and a side in a
 shadow or under a card may be too faint to close it. A corner is still the area's: two of
-the printed lines crossing (45 degrees or more) where the line runs along one way of each
-(its arm, from the corner on) and stops (the line does not go on beyond the corner: a
+the thin printed lines crossing (70 degrees or more) where the line runs along one way of
+each (its arm, from the corner on) and stops (the line does not go on beyond the corner: a
 printed line crossing another, or the stick's edge meeting a side, is no corner). The
 area lies on the side of each arm's line that the other arm is on: by the outline's
 convexity a die beyond either line, on the side away from the other arm, is off it, and a
