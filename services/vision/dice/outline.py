@@ -6,11 +6,18 @@ for it: the light thin lines of calibration.line_mask (as `casino vision calibra
 them), their long pieces fitted to straight lines (cards, chips and the stick break the line,
 even at a corner), two nearly parallel pairs of them crossing at four corners in the frame,
 the printed line along at least half of each side (a side closed across the cloth, where the
-line is out of the picture, is no outline). A roll with one die inside it and the other off
-it is `out_of_area`: a die off the layout (seed 000 §3.1.5, «caen fuera de la mesa» or
-«encima del borde») is a void roll, never a reading. Both dice off a found outline means it
-is something else printed on the cloth (a box of the layout), so it is not used. Only
-decided frames pay for the search (about 2 ms at 640x480, grey at half resolution).
+line is out of the picture, is no outline) and stopping at each corner (a side crossing the
+stick's edge goes on beyond it). A roll with one die inside it and the other off it is
+`out_of_area`: a die off the layout (seed 000 §3.1.5, «caen fuera de la mesa» or «encima
+del borde») is a void roll, never a reading. Both dice off a found outline means it is
+something else printed on the cloth (a box of the layout), so it is not used.
+
+With no whole outline in view (a zoomed frame; a side faint in a shadow or under a card),
+what is in view of it judges (corners.py): one of its corners with a die beyond either side
+and the other not, or one side crossing the whole view with a die well off it either side
+(one of them is off the area, whichever side the area is). Only thin lines count there (the
+layout's broad ones meet and cross too). Only decided frames pay for the search (about 2 ms
+at 640x480, grey at half resolution, and half a millisecond more for the corners).
 """
 from __future__ import annotations
 
@@ -18,11 +25,15 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import line_mask, order_corners, sensible_area
+from services.vision.dice.corners import THIN_DIE, THIN_LINE, across_view, corners, goes_on
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
 # (a die on the line is neither: its centre is within half a side of it).
 OFF_BY = 0.5
+# Around each die (this many of its sides from its centre: its corners and shadow) the
+# line pixels are not looked at when looking for a corner.
+DIE_CLEAR = 0.75
 # The share of each side of a found outline that must run along the printed line (within
 # NEAR_LINE px): a card on one side still leaves half of it; a side drawn across the cloth
 # (the line out of the picture) has next to none.
@@ -44,17 +55,45 @@ PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a came
 
 
 def judge_area(image: np.ndarray, reading: Reading) -> Reading:
-    """`reading`, or `out_of_area` when the frame's printed outline has one die off it."""
-    if reading.no_decision:
-        return reading
-    quad = printed_area(image)
-    if quad is None:
-        return reading
+    """`reading`, or `out_of_area` when the frame's printed outline (or, with none whole in
+    view, one of its corners or a side across the view) has one die off it."""
     dice = reading.detail.get("dice", [])
-    off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
-    if len(off) == 2 and off[0] != off[1]:
-        return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
-                           **reading.detail)
+    if reading.no_decision or len(dice) != 2:
+        return reading
+    grey, mask, near, lines = _lines(image)
+    die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
+    quad = _best_quad(mask, near, lines, die)
+    if quad is not None:
+        quad = 2 * quad + 0.5
+        off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
+        if off[0] != off[1]:
+            return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
+                               **reading.detail)
+        return reading
+    # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
+    centres = [(np.array(d["centre"], np.float64) - 0.5) / 2 for d in dice]
+    for c in centres:  # a die's pips and edges are no printed line
+        cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
+        cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
+                   round(DIE_CLEAR * die), 0, -1)
+    off_by = [OFF_BY * d["side"] / 2 for d in dice]
+
+    def splits(line: np.ndarray) -> bool:
+        """Could the line have one die off it (whichever side is off) and not the other?"""
+        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        return any(abs(apart[i]) > off_by[i] and apart[1 - i] * np.sign(apart[i]) <= off_by[1 - i]
+                   for i in (0, 1))
+
+    for corner in corners(grey, mask, near, lines, die, splits):
+        off = [corner.outside(c) > o for c, o in zip(centres, off_by)]
+        if off[0] != off[1]:
+            return no_decision("dice", "out_of_area",
+                               corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
+    for line in across_view(grey, mask, near, [x for x in lines if splits(x)], die):
+        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        if apart[0] * apart[1] < 0 and all(abs(a) > o for a, o in zip(apart, off_by)):
+            return no_decision("dice", "out_of_area", side=(2 * line[:2] + 0.5).round(1).tolist(),
+                               **reading.detail)
     return reading
 
 
@@ -62,29 +101,62 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     """The printed landing-area outline's corners (TL, TR, BR, BL), or None when no whole
     outline is in view. The line may be broken by what lies on it (a card, a chip, the
     stick), even at a corner: the outline is four straight lines the long thin pieces of
-    light line lie on, crossing where its corners are, of all such four the one the line
-    runs along best (the stick's bright edge makes a line too, but no outline's side)."""
-    # At half resolution: a printed line 3 px wide or more is still a line, at a quarter of
+    light line lie on, crossing where its corners are and stopping there, of all such four
+    the one the line runs along best (the stick's bright edge makes a line too, but no
+    outline's side: the printed side it meets goes on beyond it)."""
+    quad = _best_quad(*_lines(image)[1:], 0.0)
+    return None if quad is None else 2 * quad + 0.5
+
+
+def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The frame in grey and, at half resolution, the light thin lines' pixels, the pixels
+    near them and the straight lines the long pieces of them lie on."""
+    # A printed line 3 px wide or more is still a line at half resolution, at a quarter of
     # the cost (every decided frame pays for this).
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     mask = line_mask(cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
                                 interpolation=cv2.INTER_AREA))
     h, w = mask.shape
+    near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
     segments = cv2.HoughLinesP(_pieces(mask), 1, np.pi / 180, 30,
                                minLineLength=PIECE * max(h, w), maxLineGap=10)
     if segments is None:
-        return None
-    pairs = _pairs(segments.reshape(-1, 4).astype(np.float64), min(h, w))
-    near = cv2.dilate(mask, np.ones((2 * NEAR_LINE + 1,) * 2, np.uint8)) > 0
-    best, best_support = None, SUPPORT
+        return grey, mask, near, []
+    seg = segments.reshape(-1, 4).astype(np.float64)
+    return grey, mask, near, [_fit(g) for g in _groups(seg, min(h, w))]
+
+
+def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
+               die: float) -> np.ndarray | None:
+    """Of the four lines crossing at four corners in the frame where the lines stop, the
+    quadrilateral the printed line runs along best (at least SUPPORT of each side; `die`:
+    a die's side at half resolution, 0 when none is known)."""
+    h, w = near.shape
+    pairs = _pairs(lines, min(h, w))
+    found = []
     for i, ((a, b), u) in enumerate(pairs):
         for (c, d), v in pairs[i + 1:]:
             if not _across(u, v):
                 continue
             quad = _quad(a, b, c, d, (w, h))
-            if quad is not None and (support := _support(near, quad)) >= best_support:
-                best, best_support = quad, support
-    return None if best is None else 2 * best + 0.5
+            if quad is not None and min(support := _support(near, quad)) >= SUPPORT:
+                found.append((min(support), sum(support), quad))
+    # the best supported first: its weakest side, then all its sides (the rail's edge and
+    # the sides drawn on to it across the cloth are as good as the top side at their
+    # weakest, a card on the bottom one); of equals, the last found
+    for *_, quad in sorted(found[::-1], key=lambda f: (-f[0], -f[1])):
+        if _stops(mask, quad, THIN_LINE + THIN_DIE * die):
+            return quad
+    return None
+
+
+def _stops(mask: np.ndarray, quad: np.ndarray, thin: float) -> bool:
+    """Does the printed line stop at each of the quadrilateral's corners (no side goes on
+    beyond it as a thin line, as a side does beyond the stick's edge)?"""
+    corners4 = np.repeat(quad, 2, axis=0)
+    others = np.stack([np.roll(quad, 1, axis=0), np.roll(quad, -1, axis=0)], 1).reshape(-1, 2)
+    away = corners4 - others
+    return not goes_on(mask, corners4, away / np.hypot(*away.T)[:, None], thin).any()
 
 
 def _pieces(mask: np.ndarray) -> np.ndarray:
@@ -110,11 +182,10 @@ Line = np.ndarray  # (x, y, vx, vy): a point and a unit direction
 Pair = tuple[Line, Line]
 
 
-def _pairs(seg: np.ndarray, short: int) -> list[tuple[Pair, float]]:
-    """The pairs of lines the segments (x1, y1, x2, y2) lie on that could be an outline's
-    opposite sides: nearly parallel (within PARALLEL) and at least APART of the frame from
-    each other; each with its direction (radians, modulo pi)."""
-    lines = [_fit(g) for g in _groups(seg, short)]
+def _pairs(lines: list[np.ndarray], short: int) -> list[tuple[Pair, float]]:
+    """The pairs of lines that could be an outline's opposite sides: nearly parallel
+    (within PARALLEL) and at least APART of the frame from each other; each with its
+    direction (radians, modulo pi)."""
     return [((a, b), float(np.arctan2(a[3], a[2]) % np.pi))
             for i, a in enumerate(lines) for b in lines[i + 1:]
             if abs(a[2] * b[2] + a[3] * b[3]) >= np.cos(PARALLEL)
@@ -175,8 +246,8 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[:2] + t * a[2:]
 
 
-def _support(near: np.ndarray, quad: np.ndarray) -> float:
-    """The share of its weakest side the printed line runs along (within NEAR_LINE px)."""
+def _support(near: np.ndarray, quad: np.ndarray) -> list[float]:
+    """The share of each side the printed line runs along (within NEAR_LINE px)."""
     h, w = near.shape
     t = np.linspace(0.0, 1.0, 64)[:, None]
     shares = []
@@ -184,7 +255,7 @@ def _support(near: np.ndarray, quad: np.ndarray) -> float:
         pts = np.rint(a + (b - a) * t).astype(int)
         x, y = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
         shares.append(float(near[y, x].mean()))
-    return min(shares)
+    return shares
 
 
 def _outside(quad: np.ndarray, centre: list[float]) -> float:
