@@ -158,9 +158,24 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
 def test_a_die_read_one_below_face_p_beside_another_pip_is_not_rescued(monkeypatch):
     """A fresh development seed's frame 199 (tuning region, seed 742001): a green 2 with a
     reflection beside one of its pips; that pip alone read 1 at 0.60 (a lone pip's grid is a
-    1's), and without LONELY the rescue reads the frame (1, 1): wrong."""
+    1's), and without LONELY the rescue reads the frame (1, 1): wrong. (Its top is also
+    near the felt's colour, CONTRAST: the rule is pinned without that.)"""
     img, label = frame("tuning", 742001, 199)
     assert sorted(label["values"]) == [1, 2]
     assert learned.read_learned(img).reason == "single_die"
+    monkeypatch.setattr(camera, "CONTRAST", 0.0)
+    assert learned.read_learned(img).reason == "single_die"
     monkeypatch.setattr(learned, "LONELY", 0.0)
     assert learned.read_learned(img).values == (1, 1)
+
+
+def test_two_dots_the_colour_of_the_felt_round_them_are_no_die_to_measure(monkeypatch):
+    """A fresh development seed's frame 168 (first generator, seed 753001): a die lying on
+    another (overlap); two white dots of the felt's print read 2 at 0.63 and the die on top
+    6 at 0.62. The dots' top is the felt's colour: no side vector, no rescue. Without
+    CONTRAST the pair fits one camera (0.06) and the frame is read (2, 6)."""
+    img, label = frame("first", 753001, 168)
+    assert label["reason"] == "overlap"
+    assert learned.read_learned(img).no_decision
+    monkeypatch.setattr(camera, "CONTRAST", 0.0)
+    assert learned.read_learned(img).values == (2, 6)
