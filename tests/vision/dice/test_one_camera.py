@@ -10,6 +10,7 @@ import pytest
 from services.scenes.dice_crops import SEEDS, frame
 from services.vision.dice import camera, learned
 from services.vision.dice.candidates import Candidate
+from services.vision.reading import Reading
 
 FELT = (40, 110, 40)
 SIDE = 40.0
@@ -134,11 +135,19 @@ def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
     from services.scenes import named_sets
     _, img, label = named_sets.render(("tuning", "dice", 414))
     assert sorted(label["values"]) == [3, 5]
-    assert learned.read_learned(img).reason == "single_die"
-    monkeypatch.setattr(learned, "TURN_P", 0.0)
-    assert learned.read_learned(img).reason == "single_die"
-    monkeypatch.setattr(learned, "RIVAL_P", 1.0)
-    assert learned.read_learned(img).values == (2, 5)
+    read = refused_until(monkeypatch, img, "single_die",
+                        (learned, "TURN_P", 0.0), (learned, "RIVAL_P", 1.0))
+    assert read.values == (2, 5)
+
+
+def refused_until(monkeypatch: pytest.MonkeyPatch, img: np.ndarray, reason: str,
+                  *changes: tuple[object, str, float]) -> Reading:
+    """The frame is refused as `reason` before each change (module, name, value) is made in
+    turn; the reading once the last is made."""
+    for module, name, value in changes:
+        assert learned.read_learned(img).reason == reason
+        monkeypatch.setattr(module, name, value)
+    return learned.read_learned(img)
 
 
 def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
@@ -162,11 +171,9 @@ def test_a_die_read_one_below_face_p_beside_another_pip_is_not_rescued(monkeypat
     near the felt's colour, CONTRAST: the rule is pinned without that.)"""
     img, label = frame("tuning", 742001, 199)
     assert sorted(label["values"]) == [1, 2]
-    assert learned.read_learned(img).reason == "single_die"
-    monkeypatch.setattr(camera, "CONTRAST", 0.0)
-    assert learned.read_learned(img).reason == "single_die"
-    monkeypatch.setattr(learned, "LONELY", 0.0)
-    assert learned.read_learned(img).values == (1, 1)
+    read = refused_until(monkeypatch, img, "single_die",
+                        (camera, "CONTRAST", 0.0), (learned, "LONELY", 0.0))
+    assert read.values == (1, 1)
 
 
 def test_two_dots_the_colour_of_the_felt_round_them_are_no_die_to_measure(monkeypatch):
