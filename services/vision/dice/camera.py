@@ -66,10 +66,10 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
                 shaded: bool = False) -> np.ndarray | None:
     """s of `die` (die sides, x right and y down), None when its top face or the felt round
     it is too little in view, its top is the felt's colour (CONTRAST) or its silhouette runs
-    out of the frame. `shaded`: beyond
-    SHADED_FROM of its centre only the body's colour darker than its top face (under
-    SHADED of its body share) counts: printed ink of the die's own colour and brightness
-    touching it is left out, and so is a side face lit as brightly as the top."""
+    out of the frame. `shaded`: beyond SHADED_FROM of its centre only the body's colour
+    darker than its top face (under SHADED of its body share) counts: printed ink of the
+    die's own colour and brightness touching it is left out, and so is a side face lit as
+    brightly as the top."""
     x, y, side = die.x, die.y, die.side
     h, w = image.shape[:2]
     r = RING[1] * side

@@ -1,5 +1,6 @@
 """Read two dice on a frame from a camera nobody calibrated: candidates found by their pips
-(candidates.py), each crop judged by the face classifier (classifier.py).
+(candidates.py), each crop judged by the face classifier (classifier.py), a crop it is
+unsure of by the mean of its turns and mirror images (TURN_P).
 
 Decide only when the frame is plain: exactly two dice, each seen by the classifier as a flat
 face with at least FACE_P of its belief (GUESSED_P when its pips make no grid), every
@@ -80,7 +81,7 @@ INSIDE = 0.35
 GUARD_LEAN = 0.5
 # A crop likely a die (nothing below TURN_NOTHING) that the classifier is less sure of than
 # TURN_P is judged by the mean of its 8 turns and mirror images (classifier.turned). On
-# development frames (README, "Turned crops") 1,350 readable: 28 more read; leaning dice
+# development frames (README, "Turned crops") of 1,351 readable: 28 more read; leaning dice
 # decided 2 of 499 no-decision frames either way (one each side); a tenth of the crops.
 TURN_P = 0.97
 TURN_NOTHING = 0.5
