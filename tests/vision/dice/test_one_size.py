@@ -1,0 +1,31 @@
+"""One size for both dice (learned._one_size): a frame with one sure die is decided again
+with every other candidate also looked at at that die's side. Development frames (a fresh
+seed of the first generator and of the foreign renderer's tuning region, dice_crops.frame:
+never an evaluation seed)."""
+from __future__ import annotations
+
+import pytest
+
+from services.scenes.dice_crops import frame
+from services.vision.dice import learned
+
+
+@pytest.mark.parametrize("source, seed, index, values", [
+    ("first", 755001, 118, (2, 6)),
+    ("tuning", 745001, 110, (1, 3)),
+])
+def test_a_die_seen_at_the_other_die_s_side_is_read(monkeypatch, source, seed, index, values):
+    img, label = frame(source, seed, index)
+    assert tuple(sorted(label["values"])) == values
+    assert learned.read_learned(img).values == values
+    monkeypatch.setattr(learned, "RESIZED", float("inf"))
+    assert learned.read_learned(img).reason == "single_die"
+
+
+def test_a_frame_read_at_one_size_keeps_the_guard(monkeypatch):
+    """The second decision is the guard's too: with a leaning view beside a die it would
+    need the dice to fit one camera (GUARD_LEAN at 0 makes every decided frame ask)."""
+    img, _ = frame("first", 755001, 118)
+    monkeypatch.setattr(learned, "GUARD_LEAN", 0.0)
+    monkeypatch.setattr(learned.camera, "FIT", 0.0)
+    assert learned.read_learned(img).reason == "cocked"
