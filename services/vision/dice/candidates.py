@@ -34,7 +34,8 @@ MIN_LINK = 4.5       # ... down to this (a 6's pips are 0.29 / 0.075 = 3.9 radii
 # within ON_FACE of the corners' distance from its centre (its corner pips at 0.5; the die's
 # edge at 0.66 or more), their radii within ON_FACE_SIZE of the corners' (pipfinder.group's
 # link); fewer than two more pips of that size lie within ALONE (1.3 die sides: a leaning
-# die's side face beside its top face, the leaning set's frame 108; 1.0 side left it).
+# die's side face beside its top face, the leaning set's frame 108; at 1.0 side it was
+# decided).
 # Development frames (README, "Corner pairs"): 11 more read of 1,351, no further
 # no-decision frame decided; faces of 2 pips too read 9 more but lost 3 flat pairs to
 # leaning views of a 6's pips taken two by two.
@@ -112,6 +113,8 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate
     more = [c for s, f in zip(corners, pipfinder.fit_grids(pips, corners))
             if (c := _fit(pips, s, pips[s[0]].dark, f))]
     kept = _distinct(_in_frame(first, shape, scale))
+    # a corner face stands beside a guessed candidate (a group's mean) of its place and size,
+    # never in its stead (in its stead it lost a first-generator 6 read at the guess's size)
     return kept + [c for c in _distinct(_in_frame(more, shape, scale))
                    if all(_apart(c, k) or k.fit is None for k in kept)]
 
