@@ -80,7 +80,7 @@ def corners(grey: np.ndarray, mask: np.ndarray, near: np.ndarray, lines: list[np
             sin = abs(a[2] * b[3] - a[3] * b[2])
             if sin < np.sin(SQUARE):
                 continue
-            at = _cross(a, b)
+            at = cross(a, b)
             if not (0 <= at[0] < w and 0 <= at[1] < h) or not (worth(a) or worth(b)):
                 continue
             way_a = look.way(at, a[2:])
@@ -127,11 +127,6 @@ class _Look:
         """An arm's least length (px)."""
         return ARM * max(self.near.shape)
 
-    @property
-    def thin_px(self) -> float:
-        """A thin run of line pixels' most width (px)."""
-        return THIN_LINE + THIN_DIE * self.die
-
     def way(self, at: np.ndarray, d: np.ndarray) -> np.ndarray | None:
         """The direction along `d` (either way) the line's arm goes from `at`, if it goes
         one way only and stops the other."""
@@ -142,7 +137,7 @@ class _Look:
         if arms[0] == arms[1]:
             return None
         way, r = (d, reach[0]) if arms[0] else (-d, reach[1])
-        if goes_on(self.mask, at[None], -way[None], self.thin_px)[0] or \
+        if goes_on(self.mask, at[None], -way[None], thin_px(self.die))[0] or \
                 not self.thin(at, way, r):
             return None
         return way
@@ -190,10 +185,7 @@ def _profile(mask: np.ndarray, at: np.ndarray, way: np.ndarray, start: float,
     x, y = pts[..., 0].astype(np.intp), pts[..., 1].astype(np.intp)
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)  # beyond the frame's edge: no line
     line = (mask[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0) & inside
-    # each pixel's run: from the last gap before it to the first gap after it
-    k = np.arange(line.shape[-1])
-    before = np.maximum.accumulate(np.where(line, -1, k), axis=-1)
-    after = np.minimum.accumulate(np.where(line, len(k), k)[..., ::-1], axis=-1)[..., ::-1]
+    before, after = _runs(line)
     near = line[..., _NEAREST]
     nearest = _NEAREST[near.argmax(axis=-1)][..., None]
     run = (np.take_along_axis(after, nearest, -1) - np.take_along_axis(before, nearest, -1))
@@ -218,11 +210,10 @@ def _widths(grey: np.ndarray, pts: np.ndarray, d: np.ndarray, die: float) -> np.
     end = max(1, reach // 3)
     cloth = np.median(np.concatenate([v[:, :end], v[:, -end:]], axis=1), axis=1)
     line = v > ((peak + cloth) / 2)[:, None]
-    k = np.arange(v.shape[1])
-    before = np.maximum.accumulate(np.where(line, -1, k), axis=1)[rows, middle]
-    after = np.minimum.accumulate(np.where(line, len(k), k)[:, ::-1], axis=1)[:, ::-1]
-    width = after[rows, middle] - before - 1
-    whole = (before >= 0) & (after[rows, middle] < len(k))
+    gaps = _runs(line)
+    before, after = (g[rows, middle] for g in gaps)
+    width = after - before - 1
+    whole = (before >= 0) & (after < v.shape[1])
     return np.asarray(width[(peak - cloth >= CONTRAST) & whole])
 
 
@@ -240,7 +231,26 @@ def _toward(d: np.ndarray, way: np.ndarray) -> np.ndarray:
     return n if n @ way > 0 else -n
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two lines (x, y, vx, vy) cross (inf when parallel)."""
     m = np.array([[a[2], -b[2]], [a[3], -b[3]]])
+    if abs(np.linalg.det(m)) < 1e-6:
+        return np.array([np.inf, np.inf])
     t = np.linalg.solve(m, b[:2] - a[:2])[0]
     return np.asarray(a[:2] + t * a[2:])
+
+
+def thin_px(die: float) -> float:
+    """A thin run of line pixels' most width (px at half resolution; `die`: a die's side
+    there, 0 when none is known)."""
+    return THIN_LINE + THIN_DIE * die
+
+
+def _runs(line: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the last axis of `line` (bool), for each place the last gap before it and the
+    first gap after it (-1 and the length where there is none): a line pixel's run lies
+    between them."""
+    k = np.arange(line.shape[-1])
+    before = np.maximum.accumulate(np.where(line, -1, k), axis=-1)
+    after = np.minimum.accumulate(np.where(line, len(k), k)[..., ::-1], axis=-1)[..., ::-1]
+    return before, after

@@ -110,16 +110,16 @@ class Seen:
 
 def read_learned(image: np.ndarray) -> Reading:
     seen = look(image)
-    reading, dice = decide(seen), [d[0] for d in _dice(_sure(seen))]
+    reading, dice = decide(seen), _surest(seen)
     if reading.no_decision and reading.reason == "cocked":
         reading = _inside(image, seen) or reading
     elif reading.no_decision and reading.reason in RESCUED:
         reading = _rescue(image, seen) or reading
-        dice = [d[0] for d in _dice(_sure(seen, RESCUE_P, RESCUE_P))]
+        dice = _surest(seen, RESCUE_P, RESCUE_P)
     if reading.no_decision and reading.reason == "single_die":
         more = _one_size(image, seen)
         if not (again := decide(more)).no_decision:
-            seen, reading, dice = more, again, [d[0] for d in _dice(_sure(more))]
+            seen, reading, dice = more, again, _surest(more)
     return reading if reading.no_decision else _guard(image, seen, reading, dice)
 
 
@@ -128,7 +128,7 @@ def _one_size(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     one sure die where its own is RESIZED times off it (two dice of one frame are one size;
     a lone pip's side is a guess from its radius). The frame is then decided at FACE_P
     only."""
-    sure = [d[0] for d in _dice(_sure(seen))]
+    sure = _surest(seen)
     if len(sure) != 1:
         return seen
     die = sure[0].candidate
@@ -161,7 +161,7 @@ def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     reading = decide(seen, inside=True)
     if reading.no_decision:
         return None
-    return _one_camera(image, reading, [d[0] for d in _dice(_sure(seen))])
+    return _one_camera(image, reading, _surest(seen))
 
 
 def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Reading | None:
@@ -252,6 +252,12 @@ def _sure(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_P
             s.belief >= (face_p if s.candidate.fit is not None else guessed_p)]
 
 
+def _surest(seen: list[Seen], face_p: float = FACE_P,
+            guessed_p: float = GUESSED_P) -> list[Seen]:
+    """The surest view of each die read at `face_p` (`guessed_p`: see `_sure`)."""
+    return [d[0] for d in _dice(_sure(seen, face_p, guessed_p))]
+
+
 def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     """The reading of a frame whose dice the classifier reads below FACE_P (a die showing
     its side faces: README, "One camera for both dice"), or None. Decided as by `decide` at
@@ -261,7 +267,7 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     reading = decide(seen, RESCUE_P, RESCUE_P)
     if reading.no_decision:
         return None
-    dice = [d[0] for d in _dice(_sure(seen, RESCUE_P, RESCUE_P))]
+    dice = _surest(seen, RESCUE_P, RESCUE_P)
     if any(d.belief < FACE_P and not _grid_backs(d, seen) for d in dice):
         return None
     return _one_camera(image, reading, dice)

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice.calibration import line_mask, order_corners, sensible_area
-from services.vision.dice.corners import THIN_DIE, THIN_LINE, across_view, corners, goes_on
+from services.vision.dice.corners import across_view, corners, cross, goes_on, thin_px
 from services.vision.reading import Reading, no_decision
 
 # A die counts as off the area when its centre is this many die sides outside the outline
@@ -64,14 +64,13 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
     quad = _best_quad(mask, near, lines, die)
     if quad is not None:
-        quad = 2 * quad + 0.5
+        quad = _full(quad)
         off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
                                **reading.detail)
         return reading
-    # at half resolution: a pixel's centre (x, y) is at (x + 0.5) * 2 - 0.5 full size
-    centres = [(np.array(d["centre"], np.float64) - 0.5) / 2 for d in dice]
+    centres = [(np.array(d["centre"], np.float64) - 0.5) / 2 for d in dice]  # _full's inverse
     for c in centres:  # a die's pips and edges are no printed line
         cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
         cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
@@ -80,7 +79,7 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
 
     def splits(line: np.ndarray) -> bool:
         """Could the line have one die off it (whichever side is off) and not the other?"""
-        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        apart = _apart(line, centres)
         return any(abs(apart[i]) > off_by[i] and apart[1 - i] * np.sign(apart[i]) <= off_by[1 - i]
                    for i in (0, 1))
 
@@ -88,11 +87,11 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
         off = [corner.outside(c) > o for c, o in zip(centres, off_by)]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area",
-                               corner=(2 * corner.at + 0.5).round(1).tolist(), **reading.detail)
+                               corner=_full(corner.at).round(1).tolist(), **reading.detail)
     for line in across_view(grey, mask, near, [x for x in lines if splits(x)], die):
-        apart = [float((c - line[:2]) @ [-line[3], line[2]]) for c in centres]
+        apart = _apart(line, centres)
         if apart[0] * apart[1] < 0 and all(abs(a) > o for a, o in zip(apart, off_by)):
-            return no_decision("dice", "out_of_area", side=(2 * line[:2] + 0.5).round(1).tolist(),
+            return no_decision("dice", "out_of_area", side=_full(line[:2]).round(1).tolist(),
                                **reading.detail)
     return reading
 
@@ -105,7 +104,7 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     the one the line runs along best (the stick's bright edge makes a line too, but no
     outline's side: the printed side it meets goes on beyond it)."""
     quad = _best_quad(*_lines(image)[1:], 0.0)
-    return None if quad is None else 2 * quad + 0.5
+    return None if quad is None else _full(quad)
 
 
 def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
@@ -145,7 +144,7 @@ def _best_quad(mask: np.ndarray, near: np.ndarray, lines: list[np.ndarray],
     # the sides drawn on to it across the cloth are as good as the top side at their
     # weakest, a card on the bottom one); of equals, the last found
     for *_, quad in sorted(found[::-1], key=lambda f: (-f[0], -f[1])):
-        if _stops(mask, quad, THIN_LINE + THIN_DIE * die):
+        if _stops(mask, quad, thin_px(die)):
             return quad
     return None
 
@@ -219,7 +218,7 @@ def _quad(a: Line, b: Line, c: Line, d: Line, size: tuple[int, int]) -> np.ndarr
     """The quadrilateral two pairs of lines make, if it lies in the frame and covers a
     sensible part of it."""
     w, h = size
-    quad = np.array([_cross(a, c), _cross(c, b), _cross(b, d), _cross(d, a)])
+    quad = np.array([cross(a, c), cross(c, b), cross(b, d), cross(d, a)])
     if not np.all(np.isfinite(quad)) or np.any(quad < -2) or np.any(quad > [w + 1, h + 1]):
         return None
     quad = order_corners(quad)
@@ -237,15 +236,6 @@ def _fit(seg: np.ndarray) -> np.ndarray:
     return np.array([x, y, vx, vy], np.float64)
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where two lines (x, y, vx, vy) cross (inf when parallel)."""
-    m = np.array([[a[2], -b[2]], [a[3], -b[3]]])
-    if abs(np.linalg.det(m)) < 1e-6:
-        return np.array([np.inf, np.inf])
-    t = np.linalg.solve(m, b[:2] - a[:2])[0]
-    return a[:2] + t * a[2:]
-
-
 def _support(near: np.ndarray, quad: np.ndarray) -> list[float]:
     """The share of each side the printed line runs along (within NEAR_LINE px)."""
     h, w = near.shape
@@ -256,6 +246,16 @@ def _support(near: np.ndarray, quad: np.ndarray) -> list[float]:
         x, y = np.clip(pts[:, 0], 0, w - 1), np.clip(pts[:, 1], 0, h - 1)
         shares.append(float(near[y, x].mean()))
     return shares
+
+
+def _full(p: np.ndarray) -> np.ndarray:
+    """Half-resolution px to full resolution: a pixel's centre x is at (x + 0.5) * 2 - 0.5."""
+    return 2 * p + 0.5
+
+
+def _apart(line: np.ndarray, points: list[np.ndarray]) -> list[float]:
+    """How far (px) each point lies from the line (x, y, vx, vy), signed by its side."""
+    return [float((p - line[:2]) @ [-line[3], line[2]]) for p in points]
 
 
 def _outside(quad: np.ndarray, centre: list[float]) -> float:
