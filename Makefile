@@ -58,7 +58,7 @@ TRAIN_VENV := .venv-train
 CROPS      := .cache/dice-crops
 dice-model: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
-	$(TRAIN_VENV)/bin/pip install -q torch==2.13.0 numpy opencv-python-headless onnx
+	$(TRAIN_VENV)/bin/pip install -q torch==2.13.0 numpy opencv-python-headless onnx onnxruntime==1.32.0
 	mkdir -p $(CROPS)
 	$(PY) -m services.scenes.dice_crops $(CROPS)/train.npz --frames $(or $(FRAMES),2400)
 	$(PY) -m services.scenes.dice_crops $(CROPS)/val.npz --frames 450 --validation
