@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice import pipfinder
-from services.vision.dice.faces import PIP_RADIUS
+from services.vision.dice.faces import PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.pipfinder import MIN_HALF, Pip, find_pips, group
 from services.vision.stats import median
 
@@ -43,6 +43,17 @@ CORNER_GROUP = 24
 ON_FACE = 0.6
 ON_FACE_SIZE = 1.43
 ALONE = 1.7
+# Pairs (`pairs`; learned._twos, the second look of a frame with one sure die): two pips
+# that may be a 2's diagonal and gave no candidate of their own: sizes PAIR_SIZE times apart
+# (one pip run into print or glare beside it, which pipfinder.group's size rule refuses), or
+# both in one group of up to PAIR_GROUP pips (a 2 linked to dots of print); pips within AWAY
+# of the sure die's side of its centre left out (that die's own). A pair counts only as a 2
+# read sure. Development frames (README, "Pairs"): 9 more read of 1,351, no further
+# no-decision frame decided; pairing any two pips at a 2's diagonal whatever their sizes
+# read 4 more for a third more crops.
+PAIR_SIZE = (1.43, 2.3)
+PAIR_GROUP = 4
+AWAY = 0.75
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,37 @@ class Frame:
     def half(self) -> list[Candidate]:
         return candidates(self.image, half=True)
 
+    def pairs(self, dice: list[Candidate]) -> list[Candidate]:
+        """`pairs` of the frame's pips with the cores, away from `dice`."""
+        return _in_frame(pairs(self._spots.pips(True), dice), self.image.shape, 1.0)
+
+
+def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
+    """A 2's candidate (its centre and side from the pair's diagonal: the smaller pip's
+    radius within pipfinder.PIP_TO_STEP of its grid step) for each pair of pips of one
+    polarity whose sizes are PAIR_SIZE apart or which lie in one group of at most PAIR_GROUP
+    pips (see PAIR_SIZE), leaving out pips within AWAY of a die of `dice`."""
+    pips = [p for p in pips if all(np.hypot(p.x - d.x, p.y - d.y) > AWAY * d.side
+                                   for d in dice)]
+    if len(pips) < 2:
+        return []
+    home = np.arange(-1, -len(pips) - 1, -1)   # each pip its own, unless in a small group
+    for n, members in enumerate(group(pips, LINK)):
+        if len(members) <= PAIR_GROUP:
+            home[members] = n
+    xy = np.array([(p.x, p.y) for p in pips])
+    r = np.array([p.r for p in pips])
+    dark = np.array([p.dark for p in pips])
+    i, j = np.triu_indices(len(pips), 1)
+    small, ratio = np.minimum(r[i], r[j]), np.maximum(r[i], r[j]) / np.minimum(r[i], r[j])
+    step = np.hypot(*(xy[i] - xy[j]).T) / (2 * np.sqrt(2))
+    low, high = pipfinder.PIP_TO_STEP
+    ok = (dark[i] == dark[j]) & (low * step <= small) & (small <= high * step) & (
+        (home[i] == home[j]) | ((PAIR_SIZE[0] <= ratio) & (ratio <= PAIR_SIZE[1])))
+    mid = (xy[i] + xy[j]) / 2
+    return [Candidate(float(mid[k, 0]), float(mid[k, 1]), float(step[k] / PIP_OFFSET), 2, 2,
+                      bool(dark[i[k]])) for k in np.flatnonzero(ok)]
+
 
 def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
     """The distinct candidates of an image's pips, `scale` times the image's size: those of
@@ -116,7 +158,7 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate
     # a corner face stands beside a guessed candidate (a group's mean) of its place and size,
     # never in its stead (in its stead it lost a first-generator 6 read at the guess's size)
     return kept + [c for c in _distinct(_in_frame(more, shape, scale))
-                   if all(_apart(c, k) or k.fit is None for k in kept)]
+                   if all(apart(c, k) or k.fit is None for k in kept)]
 
 
 def _in_frame(found: list[Candidate], shape: tuple[int, ...], scale: float) -> list[Candidate]:
@@ -259,7 +301,7 @@ def _distinct(found: list[Candidate]) -> list[Candidate]:
     return [order[i] for i in kept]
 
 
-def _apart(a: Candidate, b: Candidate) -> bool:
+def apart(a: Candidate, b: Candidate) -> bool:
     """Two candidates at distinct places or of distinct sizes (as _distinct tells them)."""
     return bool(np.hypot(a.x - b.x, a.y - b.y) > NEAR * min(a.side, b.side)
                 or not same_size(a, b))

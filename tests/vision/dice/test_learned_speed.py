@@ -316,6 +316,10 @@ class FakeFrame:
         self.asked.append("half")
         return self.halves
 
+    def pairs(self, dice: list[C.Candidate]) -> list[C.Candidate]:
+        self.asked.append("pairs")
+        return []
+
 
 def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(monkeypatch):
     die = C.Candidate(100.0, 100.0, 50.0, 3, 3, False)
@@ -362,7 +366,7 @@ def test_the_pips_cores_are_looked_at_only_when_the_first_look_leaves_the_readin
     monkeypatch.setattr(learned, "Frame", lambda image: frame)
     monkeypatch.setattr(learned, "_look", look)
     seen = learned.look(np.zeros((480, 640, 3), np.uint8))
-    assert frame.asked == ["plain", "cores", "half"]
+    assert frame.asked == ["plain", "cores", "half", "pairs"]  # pairs: beside the one die
     assert looked == [[die], [other, big]]
     assert [s.candidate for s in seen] == [die, other, big]
     assert learned.decide(seen).reason == "too_many_dice"

@@ -1,0 +1,88 @@
+"""Pairs (candidates.pairs, learned.look's second look): two pips at a 2's diagonal that gave
+no candidate (one pip run into print, so their sizes differ; or both linked to dots of
+print) get a 2's candidate, which counts only when the classifier reads it a sure 2.
+Pips made by hand, and development frames (dice_crops.frame: never an evaluation seed)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.scenes.dice_crops import SEEDS, frame
+from services.vision.dice import candidates as C
+from services.vision.dice import learned
+from services.vision.dice.pipfinder import Pip
+from services.vision.dice.reader import read_dice
+
+STEP = 12.0                         # the grid step: a die of 12 / 0.27 = 44 px
+DIAGONAL = 2 * np.sqrt(2) * STEP    # a 2's pips this far apart
+
+
+def two(r1: float, r2: float, dark: bool = False, apart: float = DIAGONAL) -> list[Pip]:
+    return [Pip(100.0, 100.0, r1, dark), Pip(100.0 + apart / np.sqrt(2),
+                                             100.0 + apart / np.sqrt(2), r2, dark)]
+
+
+def test_a_pair_of_two_sizes_is_a_twos_candidate_at_its_middle():
+    [c] = C.pairs(two(3.5, 6.0), [])
+    assert (c.fit, c.pips, c.dark) == (2, 2, False)
+    assert c.x == pytest.approx(100 + DIAGONAL / np.sqrt(8))
+    assert c.y == pytest.approx(100 + DIAGONAL / np.sqrt(8))
+    assert c.side == pytest.approx(STEP / 0.27)
+
+
+@pytest.mark.parametrize("pips", [
+    two(3.5, 3.5 * 2.4),                          # sizes too far apart: a pip and a chip's dot
+    two(3.5, 6.0, apart=3 * DIAGONAL),            # too far apart for pips that size
+    two(3.5, 6.0, apart=DIAGONAL / 3),            # too close: two spots of one pip
+    [two(3.5, 6.0)[0], two(3.5, 6.0, dark=True)[1]],  # a white pip and a black one
+])
+def test_no_pair(pips):
+    assert C.pairs(pips, []) == []
+
+
+def test_pips_of_one_small_group_pair_whatever_their_sizes():
+    """Equal pips linked with two dots of print beside them: one group of four."""
+    pips = two(4.0, 4.0) + [Pip(100.0 - 20, 100.0, 4.0, False), Pip(100.0 - 40, 100.0, 4.0, False)]
+    assert any(c.x == pytest.approx(100 + DIAGONAL / np.sqrt(8)) for c in C.pairs(pips, []))
+
+
+def test_pips_of_a_sure_die_are_not_paired():
+    die = C.Candidate(100.0, 100.0, 44.0, 4, 4, False)
+    assert C.pairs(two(3.5, 6.0), [die]) == []
+
+
+@pytest.mark.parametrize("source, seed, index, rule", [
+    ("tuning", SEEDS["tuning"] + 1, 256, "PAIR_SIZE"),  # a 2 whose pips differ 1.45 times
+    ("wide", SEEDS["wide"] + 1, 54, "PAIR_SIZE"),       # a 2's pip run into print
+    ("tuning", 710_001, 14, "PAIR_GROUP"),              # a 2 linked to dots of print
+])
+def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, rule):
+    img, label = frame(source, seed, index)
+    assert read_dice(img).values == tuple(sorted(label["values"]))
+    monkeypatch.setattr(C, rule, (9.0, 9.0) if rule == "PAIR_SIZE" else 0)
+    assert read_dice(img).no_decision
+
+
+def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
+    """Whatever else the classifier says of a pair (a leaning die, another face, a 2 below
+    FACE_P) is not kept: a pair adds a die and never refuses a frame."""
+    img, _ = frame("tuning", SEEDS["tuning"] + 1, 256)
+    fr = C.Frame(img)
+    first = learned._look(img, fr.candidates(cores=False))
+    assert len(learned._surest(first)) == 1
+    found = fr.pairs([learned._surest(first)[0].candidate])
+    says = {0: (2, 0.95), 1: (2, 0.85), 2: (learned.LEANING, 0.99), 3: (3, 0.99)}
+
+    def classify(crops: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(crops), 8), np.float32)
+        for k in range(len(crops)):
+            cls, p = says.get(k, (0, 1.0))
+            out[k, cls] = p
+            out[k, 0] += 1 - p
+        return out
+
+    monkeypatch.setattr(learned, "classify", classify)
+    monkeypatch.setattr(learned, "_plain", lambda image, cands: [False] * len(cands))
+    assert len(found) >= 4
+    twos = learned._twos(img, fr, first)
+    assert [(s.candidate, s.value, s.belief) for s in twos] == [(found[0], 2, pytest.approx(0.95))]
