@@ -1,0 +1,38 @@
+"""The frame's die side (learned._at_dice_side): a frame refused as `unreadable` with two sure
+dice is decided again with every face seen at a side far off theirs looked at again at it
+(two dice of one frame are one size; a lone pip's side is a guess). Development frames
+(dice_crops.frame: never an evaluation seed)."""
+from __future__ import annotations
+
+import pytest
+
+from services.scenes.dice_crops import SEEDS, frame
+from services.vision.dice import learned
+from services.vision.dice.reader import read_dice
+
+
+@pytest.mark.parametrize("source, seed, index, refused", [
+    ("tuning", 710_001, 384, "dice of different sizes"),   # a 5 from a lone pip at 38 px
+    ("first", SEEDS["first"] + 1, 86, "dice of different sizes"),
+    ("tuning", 710_001, 147, None),                        # a pip read 2 at 0.50 at 25 px
+])
+def test_development_frames_read_at_the_dice_side(monkeypatch, source, seed, index, refused):
+    img, label = frame(source, seed, index)
+    assert read_dice(img).values == tuple(sorted(label["values"]))
+    monkeypatch.setattr(learned, "_at_dice_side", lambda image, seen: seen)
+    reading = read_dice(img)
+    assert reading.reason == "unreadable"
+    assert reading.detail.get("why") == refused
+    assert refused or reading.detail["unsure"][0]["side"] < 30
+
+
+def test_a_leaning_view_is_kept_as_it_is(monkeypatch):
+    """Only faces are looked at again: a leaning view of any size stays, and refuses."""
+    img, _ = frame("tuning", 710_001, 384)
+    seen = learned.look(img)
+    lean = learned.Seen(learned.dataclasses.replace(seen[0].candidate, side=10.0),
+                        learned.LEANING, 0.9, 0.9)
+    again = learned._at_dice_side(img, seen + [lean])
+    assert again[-1] is lean
+    assert learned.decide(again).reason == "cocked"
+    assert not learned.decide(learned._at_dice_side(img, seen)).no_decision
