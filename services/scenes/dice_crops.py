@@ -49,6 +49,9 @@ WIDE_SEED = 770_001
 SOLID_SEED = 780_001
 SEEDS = {"tuning": FOREIGN_TUNING_SEED, "first": FIRST_SEED, "leaning": LEANING_SEED,
          "wide": WIDE_SEED, "solid": SOLID_SEED}
+# ... and the classifier's validation seed of each: the development sets (casino vision eval
+# --set dev-..., the readers' tests and A/B tools)
+VALIDATION = {source: seed + 1 for source, seed in SEEDS.items()}
 # Frames of each source for every `--frames` (the source's index is its place here)
 SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid": 2 / 3}
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
@@ -139,12 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sources", default=",".join(SHARES),
                     help=f"comma-separated, of {', '.join(SHARES)} (default: all)")
     a = ap.parse_args(argv)
-    bump = 1 if a.validation else 0
+    seeds = VALIDATION if a.validation else SEEDS
     names = [n for n in a.sources.split(",") if n]
     unknown = [n for n in names if n not in SHARES]
     if unknown:
         ap.error(f"--sources: unknown {', '.join(unknown)}")
-    parts = [build(n, SEEDS[n] + bump, int(round(a.frames * SHARES[n])), a.jobs) for n in names]
+    parts = [build(n, seeds[n], int(round(a.frames * SHARES[n])), a.jobs) for n in names]
     index = list(SHARES)
     np.savez_compressed(a.out, x=np.concatenate([p[0] for p in parts]),
                         y=np.concatenate([p[1] for p in parts]),

@@ -51,7 +51,7 @@ def render(args: tuple[str, str, int]) -> Item:
     if name in DEV:
         from services.scenes import dice_crops
         source = DEV[name][0]
-        image, label = dice_crops.frame(source, dice_crops.SEEDS[source] + 1, i)
+        image, label = dice_crops.frame(source, dice_crops.VALIDATION[source], i)
         return f"{name}_{kind}_{i:05d}", image, label
     if name in WHEEL_DEV:
         image, label = wheel_dev_frame(name, i)

@@ -13,7 +13,7 @@ def test_a_dev_set_is_its_sources_validation_seed_frame_by_frame():
     frames = list(named_sets.frames("dev-first", "dice", 2, jobs=1))
     assert [f for f, _, _ in frames] == ["dev-first_dice_00000", "dev-first_dice_00001"]
     for i, (_, image, label) in enumerate(frames):
-        want, want_label = dice_crops.frame("first", dice_crops.FIRST_SEED + 1, i)
+        want, want_label = dice_crops.frame("first", dice_crops.VALIDATION["first"], i)
         assert np.array_equal(image, want) and label == want_label
 
 

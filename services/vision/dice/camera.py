@@ -51,12 +51,12 @@ FIT = 0.15
 # leaning frames of 499 and read one value wrong).
 SHADED = 0.92
 SHADED_FROM = 0.55
-# A die's top face at least CONTRAST (BGR distance of the medians) from the felt round it:
+# A die's top face at least TOP_CONTRAST (BGR distance of the medians) from the felt round it:
 # else its colour cannot be told from the felt's and nothing is measured (two dots of the
 # felt's print read as a 2 at 0.63 fitted one camera with a die lying on another: a fresh
 # development seed, 753001 frame 168). 30 changed no reading of 1,351 readable development
 # frames; 60 cost 17.
-CONTRAST = 30.0
+TOP_CONTRAST = 30.0
 SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at most: 13 ms a
 # pair of 45 px dice at full resolution, 2.5 at 16 px, the same readings on the development
 # frames (README); blocks of whole pixels (a numpy mean) mixed printed ink into the body
@@ -65,7 +65,7 @@ SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at mos
 def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
                 shaded: bool = False) -> np.ndarray | None:
     """s of `die` (die sides, x right and y down), None when its top face or the felt round
-    it is too little in view, its top is the felt's colour (CONTRAST) or its silhouette runs
+    it is too little in view, its top is the felt's colour (TOP_CONTRAST) or its silhouette runs
     out of the frame. `shaded`: beyond SHADED_FROM of its centre only the body's colour
     darker than its top face (under SHADED of its body share) counts: printed ink of the
     die's own colour and brightness touching it is left out, and so is a side face lit as
@@ -93,7 +93,7 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
     if ring.sum() < 30 or top.sum() < 9:
         return None
     body, felt = column_medians(patch[top]), column_medians(patch[ring])
-    if np.linalg.norm(body - felt) < CONTRAST:
+    if np.linalg.norm(body - felt) < TOP_CONTRAST:
         return None
     share = np.linalg.pinv(np.stack([felt, body], 1))          # 2 x 3: colour -> (felt, body)
     pixels = patch.reshape(-1, 3)

@@ -41,7 +41,7 @@ SQUARE = np.radians(70)
 # but one at 0.1). The layout's broad lines (the pass line, the bets' boxes: 3-7 mm) meet
 # at corners and cross the view too, and a roll lies across them.
 THIN_FWHM = 0.12
-CONTRAST = 8            # grey levels over the cloth: a line is there
+LINE_CONTRAST = 8       # grey levels over the cloth: a line is there
 WIDTHS = 24             # places along a line its width is measured at
 # Beyond a corner a line goes on as a thin run of line pixels at half resolution: at most
 # THIN_LINE px + THIN_DIE die sides wide (a chip's ring, a die or the stick is wider).
@@ -197,7 +197,7 @@ def _widths(grey: np.ndarray, pts: np.ndarray, d: np.ndarray, die: float) -> np.
     """The width (px) of the light line through each of the points `pts` (full resolution)
     along the direction `d`: across it, the run about its brightest pixel (within 3 px)
     brighter than halfway from the cloth (either end's median) to it; where the line shows
-    CONTRAST or more over the cloth, the whole run in the frame."""
+    LINE_CONTRAST or more over the cloth, the whole run in the frame."""
     h, w = grey.shape
     reach = max(8, round(die / 2))
     across = np.arange(-reach, reach + 1)
@@ -214,7 +214,7 @@ def _widths(grey: np.ndarray, pts: np.ndarray, d: np.ndarray, die: float) -> np.
     before, after = (g[rows, middle] for g in gaps)
     width = after - before - 1
     whole = (before >= 0) & (after < v.shape[1])
-    return np.asarray(width[(peak - cloth >= CONTRAST) & whole])
+    return np.asarray(width[(peak - cloth >= LINE_CONTRAST) & whole])
 
 
 def goes_on(mask: np.ndarray, at: np.ndarray, d: np.ndarray, thin: float) -> np.ndarray:

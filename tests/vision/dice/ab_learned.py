@@ -83,7 +83,7 @@ def frames(name: str, n: int, cache: Path | None = None) -> list[np.ndarray]:
 def dev_frames(source: str, n: int, cache: Path | None) -> list[np.ndarray]:
     """The first n frames of a validation set of the face classifier (cached, or rendered)."""
     from services.scenes import dice_crops
-    seed = dice_crops.SEEDS[source] + 1
+    seed = dice_crops.VALIDATION[source]
     out = []
     for i in range(n):
         path = cache / f"{source}_{seed}" / f"{i:05d}.png" if cache else None

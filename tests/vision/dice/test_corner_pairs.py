@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from services.scenes.dice_crops import SEEDS, frame
+from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import candidates as C
 from services.vision.dice.reader import read_dice
 
@@ -57,7 +57,7 @@ def test_a_leaning_die_whose_top_face_is_beside_its_side_face_is_not_read(monkey
     """Leaning set, frame 108: a die leaning 45 degrees shows a 6 on top and a 2 on its side,
     their pips one group; without ALONE the 6 alone is a candidate read at 0.99, and the
     frame is decided (6, 6)."""
-    img, label = frame("leaning", SEEDS["leaning"] + 1, 108)
+    img, label = frame("leaning", VALIDATION["leaning"], 108)
     assert label["no_decision"]
     assert read_dice(img).no_decision
     monkeypatch.setattr(C, "ALONE", C.ON_FACE)
@@ -66,7 +66,7 @@ def test_a_leaning_die_whose_top_face_is_beside_its_side_face_is_not_read(monkey
 
 @pytest.mark.parametrize("index, values", [(78, (1, 5)), (174, (4, 5))])
 def test_development_frames_only_the_corner_pairs_read(monkeypatch, index, values):
-    img, label = frame("tuning", SEEDS["tuning"] + 1, index)
+    img, label = frame("tuning", VALIDATION["tuning"], index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(img).values == values
     monkeypatch.setattr(C, "CORNER_GROUP", 0)

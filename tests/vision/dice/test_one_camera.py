@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from services.scenes.dice_crops import SEEDS, frame
+from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import camera, learned
 from services.vision.dice.candidates import Candidate
 from services.vision.reading import Reading
@@ -97,7 +97,7 @@ def test_a_die_with_no_felt_in_view_round_it_is_not_measured():
 
 
 def tuning(index: int) -> tuple[np.ndarray, dict]:
-    return frame("tuning", SEEDS["tuning"] + 1, index)
+    return frame("tuning", VALIDATION["tuning"], index)
 
 
 def test_dice_showing_their_sides_are_read_below_face_p_when_they_fit_one_camera(
@@ -123,7 +123,7 @@ def test_the_rescue_refuses_a_pair_that_fits_no_camera(monkeypatch):
 def test_a_leaning_die_read_below_face_p_without_its_pips_grid_is_not_rescued():
     """Leaning set, frame 51: the leaning die's top read 5 at 0.85 where 3 pips were found
     (no grid) and the pair happens to fit one camera; the grid rule keeps it undecided."""
-    img, label = frame("leaning", SEEDS["leaning"] + 1, 51)
+    img, label = frame("leaning", VALIDATION["leaning"], 51)
     assert label["no_decision"]
     assert learned.read_learned(img).no_decision
 
@@ -154,7 +154,7 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
     """Leaning set, frame 128: a 1 and a 3 read sure, a view beside one of them leaning 0.8
     (a split lone pip's, not taken by `decide`); the dice's shaded sides fit no camera. (With
     its turned views it is `single_die`: the rule is pinned on the plain views.)"""
-    img, label = frame("leaning", SEEDS["leaning"] + 1, 128)
+    img, label = frame("leaning", VALIDATION["leaning"], 128)
     assert label["no_decision"]
     assert learned.read_learned(img).reason == "single_die"
     monkeypatch.setattr(learned, "TURN_P", 0.0)
@@ -168,11 +168,11 @@ def test_a_die_read_one_below_face_p_beside_another_pip_is_not_rescued(monkeypat
     """A fresh development seed's frame 199 (tuning region, seed 742001): a green 2 with a
     reflection beside one of its pips; that pip alone read 1 at 0.60 (a lone pip's grid is a
     1's), and without LONELY the rescue reads the frame (1, 1): wrong. (Its top is also
-    near the felt's colour, CONTRAST: the rule is pinned without that.)"""
+    near the felt's colour, TOP_CONTRAST: the rule is pinned without that.)"""
     img, label = frame("tuning", 742001, 199)
     assert sorted(label["values"]) == [1, 2]
     read = refused_until(monkeypatch, img, "single_die",
-                        (camera, "CONTRAST", 0.0), (learned, "LONELY", 0.0))
+                        (camera, "TOP_CONTRAST", 0.0), (learned, "LONELY", 0.0))
     assert read.values == (1, 1)
 
 
@@ -180,9 +180,9 @@ def test_two_dots_the_colour_of_the_felt_round_them_are_no_die_to_measure(monkey
     """A fresh development seed's frame 168 (first generator, seed 753001): a die lying on
     another (overlap); two white dots of the felt's print read 2 at 0.63 and the die on top
     6 at 0.62. The dots' top is the felt's colour: no side vector, no rescue. Without
-    CONTRAST the pair fits one camera (0.06) and the frame is read (2, 6)."""
+    TOP_CONTRAST the pair fits one camera (0.06) and the frame is read (2, 6)."""
     img, label = frame("first", 753001, 168)
     assert label["reason"] == "overlap"
     assert learned.read_learned(img).no_decision
-    monkeypatch.setattr(camera, "CONTRAST", 0.0)
+    monkeypatch.setattr(camera, "TOP_CONTRAST", 0.0)
     assert learned.read_learned(img).values == (2, 6)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from services.scenes.dice_crops import SEEDS, frame
+from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import candidates as C
 from services.vision.dice import learned
 from services.vision.dice.pipfinder import Pip
@@ -52,8 +52,8 @@ def test_pips_of_a_sure_die_are_not_paired():
 
 
 @pytest.mark.parametrize("source, seed, index, rule", [
-    ("tuning", SEEDS["tuning"] + 1, 256, "PAIR_SIZE"),  # a 2 whose pips differ 1.45 times
-    ("wide", SEEDS["wide"] + 1, 54, "PAIR_SIZE"),       # a 2's pip run into print
+    ("tuning", VALIDATION["tuning"], 256, "PAIR_SIZE"),  # a 2 whose pips differ 1.45 times
+    ("wide", VALIDATION["wide"], 54, "PAIR_SIZE"),       # a 2's pip run into print
     ("tuning", 710_001, 14, "PAIR_GROUP"),              # a 2 linked to dots of print
 ])
 def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, rule):
@@ -66,7 +66,7 @@ def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, 
 def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
     """Whatever else the classifier says of a pair (a leaning die, another face, a 2 below
     FACE_P) is not kept: a pair adds a die and never refuses a frame."""
-    img, _ = frame("tuning", SEEDS["tuning"] + 1, 256)
+    img, _ = frame("tuning", VALIDATION["tuning"], 256)
     fr = C.Frame(img)
     first = learned._look(img, fr.candidates(cores=False))
     assert len(learned._surest(first)) == 1
