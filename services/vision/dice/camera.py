@@ -57,6 +57,12 @@ SHADED_FROM = 0.55
 # development seed, 753001 frame 168). 30 changed no reading of 1,351 readable development
 # frames; 60 cost 17.
 TOP_CONTRAST = 30.0
+# Both dice seen leaning are flat dice under a tilted camera only when their sides point
+# alike, within ALIKE (learned._tilted): on the development solid camera the pairs it read
+# point within 30 degrees; a die leaning away from the other under a camera looking down
+# between them fits one camera with sides 135 degrees apart (a fresh solid-camera seed,
+# 786001, frame 45).
+ALIKE = np.radians(45)
 SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at most: 13 ms a
 # pair of 45 px dice at full resolution, 2.5 at 16 px, the same readings on the development
 # frames (README); blocks of whole pixels (a numpy mean) mixed printed ink into the body
@@ -132,3 +138,13 @@ def misfit(image: np.ndarray, a: Candidate, b: Candidate,
     apart = np.array([a.x - b.x, a.y - b.y])
     k = float(np.clip(d @ apart / float(apart @ apart), 0.0, KW_MAX / image.shape[1]))
     return float(np.linalg.norm(d - k * apart))
+
+
+def alike(image: np.ndarray, a: Candidate, b: Candidate) -> bool:
+    """Do the two dice's side vectors point within ALIKE of each other, as a tilted camera's
+    do (the point below it far off the frame: s alike on both dice)? False when either
+    cannot be measured."""
+    sa, sb = side_vector(image, a, b), side_vector(image, b, a)
+    if sa is None or sb is None:
+        return False
+    return bool(sa @ sb >= np.cos(ALIKE) * np.linalg.norm(sa) * np.linalg.norm(sb))

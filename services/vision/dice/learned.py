@@ -97,6 +97,14 @@ RESIZED = 1.15
 # RESIZED times off theirs looked at again at it (`_at_dice_side`). Development frames: 4
 # more read of 1,351 (tuning set 386 -> 388, widened 209 -> 210, first generator 209 ->
 # 210), no further no-decision frame decided.
+# A frame refused as `cocked` whose two dice are both seen leaning, as a tilted camera shows
+# flat dice, is read (`_tilted`) when each die's likeliest face has TILT_SHARE of the belief
+# the lean leaves and is the face its pips' grid makes, and the dice fit one camera.
+# Development frames: solid camera 125 -> 141 of 226 at 0.5, 139 at 0.7, no further
+# no-decision frame decided; without "both dice seen leaning" 7 of the leaning set's 150
+# were. At 0.5 a fresh solid-camera seed (785001, frame 70) read a 4 with a lamp's glare
+# in its middle as a 5 (share 0.51, the glare taken for its middle pip).
+TILT_SHARE = 0.7
 # Stricter: a die's value must also be the one its found pips' grid makes. Off: on the
 # development frames it refused 25 of 344 dice read right (pips missed or one too many), and
 # no value read wrong was refused by it.
@@ -110,6 +118,7 @@ class Seen:
     belief: float      # its probability
     lean: float        # the probability of a leaning die
     rival: float = 0.0  # the probability of the likeliest other face (1-6)
+    rival_face: int = 0  # that face
 
 
 def read_learned(image: np.ndarray) -> Reading:
@@ -117,6 +126,9 @@ def read_learned(image: np.ndarray) -> Reading:
     reading, dice = decide(seen), _surest(seen)
     if reading.no_decision and reading.reason == "cocked":
         reading = _inside(image, seen) or reading
+        if reading.no_decision and (tilted := _tilted(image, seen)):
+            reading, seen = tilted
+            dice = _surest(seen, RESCUE_P, RESCUE_P)
     elif reading.no_decision and reading.reason in RESCUED:
         reading = _rescue(image, seen) or reading
         dice = _surest(seen, RESCUE_P, RESCUE_P)
@@ -201,6 +213,43 @@ def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Readin
         return None
     return Reading("dice", values=reading.values, confidence=reading.confidence,
                    detail={**reading.detail, "one_camera": round(off, 3)})
+
+
+def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] | None:
+    """The reading of a frame refused as `cocked` whose two dice are both seen leaning, as a
+    tilted camera shows flat dice (their side faces in view), and what it was decided on; or
+    None. Each die's view is taken as its likeliest face (`_as_face`) when that face has
+    TILT_SHARE of the belief the lean leaves and is the face its pips' grid makes; the frame is
+    decided as by `decide` at RESCUE_P when both dice are such views, every other view
+    leaning LEAN_P or more lies on one of the two (it is that die's), and the two dice's
+    side faces fit one camera (camera.py: a leaning die's side points where it leans; a flat
+    die beside it, seen from above, shows none)."""
+    faces = {s.candidate: f for s in seen if (f := _as_face(s)) is not None}
+    dice = _surest([faces.get(s.candidate, s) for s in seen if s.value != LEANING
+                    or s.candidate in faces], RESCUE_P, RESCUE_P)
+    if len(dice) != 2 or not all(d.candidate in faces for d in dice):
+        return None
+    on_dice = [s for s in seen if s.value == LEANING and s.candidate not in faces
+               and any(_near(s.candidate, d.candidate) for d in dice)]
+    flat = [faces.get(s.candidate, s) for s in seen if s not in on_dice]
+    reading = decide(flat, RESCUE_P, RESCUE_P)
+    if reading.no_decision:
+        return None
+    fits = _one_camera(image, reading, dice)
+    if fits is None or not camera.alike(image, dice[0].candidate, dice[1].candidate):
+        return None
+    return Reading("dice", values=fits.values, confidence=fits.confidence,
+                   detail={**fits.detail, "tilted": True}), flat
+
+
+def _as_face(s: Seen) -> Seen | None:
+    """A leaning view (not a `split` lone pip) as its likeliest face, with that face's share
+    of the belief the lean leaves, when the share is TILT_SHARE or more and its pips' grid
+    makes that face; else None."""
+    if s.value != LEANING or s.candidate.split or s.candidate.fit != s.rival_face:
+        return None
+    share = s.rival / max(1.0 - s.lean, 1e-6)
+    return Seen(s.candidate, s.rival_face, share, 0.0) if share >= TILT_SHARE else None
 
 
 def _within(s: Seen, dice: list[list[Seen]]) -> bool:
@@ -354,7 +403,8 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     own = np.flatnonzero((k >= 1) & (k <= 6))
     faces[own, k[own] - 1] = 0.0   # a face's rival is another face
     seen = {c: Seen(c, int(k[i]), float(probs[i, k[i]]), float(probs[i, LEANING]),
-                    float(faces[i].max())) for i, c in enumerate(asked)}
+                    float(faces[i].max()), int(faces[i].argmax()) + 1)
+            for i, c in enumerate(asked)}
     return [Seen(c, NOTHING, 1.0, 0.0) if s is None else
             Seen(c, NOTHING, s.belief, s.lean) if s.value == 1 and _hole(image, c) else s
             for c in cands for s in [seen.get(c)]]

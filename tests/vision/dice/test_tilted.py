@@ -1,0 +1,97 @@
+"""Both dice seen leaning (learned._tilted): a tilted camera shows flat dice's side faces, and
+the classifier takes both for leaning dice; the frame is read when each die's likeliest face
+is the one its pips' grid makes and the two dice's sides fit one camera. Development frames
+(dice_crops.frame: never an evaluation seed) and views made by hand."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.scenes.dice_crops import VALIDATION, frame
+from services.vision.dice import camera, learned
+from services.vision.dice.candidates import Candidate
+from services.vision.dice.reader import read_dice
+
+
+def solid_camera(index: int):
+    return frame("solid", VALIDATION["solid"], index)
+
+
+@pytest.mark.parametrize("index", [
+    5,    # (1, 1)
+    273,  # a second leaning view on one die is that die's
+])
+def test_both_dice_seen_leaning_under_a_tilted_camera_are_read(monkeypatch, index):
+    img, label = solid_camera(index)
+    assert read_dice(img).values == tuple(sorted(label["values"]))
+    assert read_dice(img).detail["tilted"]
+    monkeypatch.setattr(learned, "_tilted", lambda image, seen: None)
+    assert read_dice(img).reason == "cocked"
+
+
+def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
+    """A fresh solid-camera seed, frame 70: a 4 with a lamp's glare in its middle, the glare
+    taken for a 5's middle pip, its face 5 at 0.51 of what the lean leaves."""
+    img, label = frame("solid", 785_001, 70)
+    assert tuple(sorted(label["values"])) == (4, 6)
+    assert read_dice(img).reason == "cocked"
+    monkeypatch.setattr(learned, "TILT_SHARE", 0.5)
+    assert read_dice(img).values == (5, 6)
+
+
+def test_a_die_leaning_away_from_the_other_is_not_read(monkeypatch):
+    """A fresh solid-camera seed, frame 45: a 4 leaning, beside a flat 2, both seen leaning;
+    they fit one camera looking down between them (misfit 0.003), but their sides point 135
+    degrees apart, where a tilted camera's point alike."""
+    img, label = frame("solid", 786_001, 45)
+    assert label["no_decision"]
+    assert read_dice(img).reason == "cocked"
+    monkeypatch.setattr(camera, "ALIKE", np.pi)
+    assert read_dice(img).values == (2, 4)
+
+
+def test_not_when_the_sides_fit_no_one_camera(monkeypatch):
+    img, _ = solid_camera(5)
+    monkeypatch.setattr(camera, "FIT", 0.0)
+    assert read_dice(img).reason == "cocked"
+
+
+def leaning(x: float, fit: int | None, face: int, share: float, lean: float = 0.8,
+            split: bool = False) -> learned.Seen:
+    """A view the classifier saw leaning, with `share` of what the lean leaves on `face`."""
+    return learned.Seen(Candidate(x, 100.0, 50.0, fit, 3, False, split), learned.LEANING, lean,
+                        lean, share * (1 - lean), face)
+
+
+@pytest.mark.parametrize("view, face", [
+    (leaning(100, 3, 3, 0.7), 3),
+    (leaning(100, 3, 3, 0.69), None),              # the face too little of what is left
+    (leaning(100, 2, 3, 0.9), None),               # the pips' grid makes another face
+    (leaning(100, None, 3, 0.9), None),            # ... or none
+    (leaning(100, 3, 3, 0.9, split=True), None),   # a lone pip split off a pair
+])
+def test_a_leaning_view_as_a_face(view, face):
+    got = learned._as_face(view)
+    assert (got and got.value) == face
+    assert got is None or got.lean == 0.0
+
+
+@pytest.mark.parametrize("index", [58, 98])
+def test_a_leaning_die_beside_a_flat_one_is_not_read(index):
+    """Leaning set: one die leans, the other is read flat. The leaning one would pass as a
+    face (its grid's) and the pair fit one camera: without "both dice seen leaning" 7 of
+    the set's 150 frames were decided, these two among them."""
+    img, label = frame("leaning", VALIDATION["leaning"], index)
+    seen = learned.look(img)
+    assert label["no_decision"]
+    assert any(learned._as_face(s) for s in seen) and learned._surest(seen)
+    assert learned._tilted(img, seen) is None
+    assert read_dice(img).no_decision
+
+
+def test_another_leaning_die_refuses_the_frame():
+    img, _ = solid_camera(5)
+    seen = learned.look(img)
+    assert learned._tilted(img, seen) is not None
+    elsewhere = leaning(5.0, None, 3, 0.1, lean=learned.LEAN_P)
+    assert learned._tilted(img, seen + [elsewhere]) is None
