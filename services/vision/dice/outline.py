@@ -21,6 +21,8 @@ at 640x480, grey at half resolution, and half a millisecond more for the corners
 """
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -64,36 +66,60 @@ def judge_area(image: np.ndarray, reading: Reading) -> Reading:
     die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
     quad = _best_quad(mask, near, lines, die)
     if quad is not None:
-        quad = _full(quad)
-        off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
-        if off[0] != off[1]:
-            return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
-                               **reading.detail)
-        return reading
+        return _by_outline(reading, _full(quad), dice)
     centres = [(np.array(d["centre"], np.float64) - 0.5) / 2 for d in dice]  # _full's inverse
     for c in centres:  # a die's pips and edges are no printed line
         cv2.circle(mask, np.rint(c).astype(int).tolist(), round(DIE_CLEAR * die), 0, -1)
         cv2.circle(near.view(np.uint8), np.rint(c).astype(int).tolist(),
                    round(DIE_CLEAR * die), 0, -1)
     off_by = [OFF_BY * d["side"] / 2 for d in dice]
+    return _by_corner(reading, grey, mask, near, lines, die, centres, off_by) or \
+        _by_side(reading, grey, mask, near, lines, die, centres, off_by) or reading
 
-    def splits(line: np.ndarray) -> bool:
-        """Could the line have one die off it (whichever side is off) and not the other?"""
-        apart = _apart(line, centres)
-        return any(abs(apart[i]) > off_by[i] and apart[1 - i] * np.sign(apart[i]) <= off_by[1 - i]
-                   for i in (0, 1))
 
-    for corner in corners(grey, mask, near, lines, die, splits):
+def _by_outline(reading: Reading, quad: np.ndarray, dice: list[dict[str, Any]]) -> Reading:
+    """`out_of_area` when one die's centre is more than OFF_BY of its side outside the whole
+    outline and the other's is not; else the reading."""
+    off = [_outside(quad, d["centre"]) > OFF_BY * d["side"] for d in dice]
+    if off[0] != off[1]:
+        return no_decision("dice", "out_of_area", outline=quad.round(1).tolist(),
+                           **reading.detail)
+    return reading
+
+
+def _by_corner(reading: Reading, grey: np.ndarray, mask: np.ndarray, near: np.ndarray,
+               lines: list[np.ndarray], die: float, centres: list[np.ndarray],
+               off_by: list[float]) -> Reading | None:
+    """`out_of_area` when a corner of the outline (corners.corners) has one die beyond it
+    and not the other (half resolution: `centres`, `off_by`); else None."""
+    for corner in corners(grey, mask, near, lines, die,
+                          lambda line: _splits(line, centres, off_by)):
         off = [corner.outside(c) > o for c, o in zip(centres, off_by)]
         if off[0] != off[1]:
             return no_decision("dice", "out_of_area",
                                corner=_full(corner.at).round(1).tolist(), **reading.detail)
-    for line in across_view(grey, mask, near, [x for x in lines if splits(x)], die):
+    return None
+
+
+def _by_side(reading: Reading, grey: np.ndarray, mask: np.ndarray, near: np.ndarray,
+             lines: list[np.ndarray], die: float, centres: list[np.ndarray],
+             off_by: list[float]) -> Reading | None:
+    """`out_of_area` when a side across the whole view (corners.across_view) has the dice
+    well off it on either side (one is off the area, whichever side it is); else None."""
+    for line in across_view(grey, mask, near,
+                            [x for x in lines if _splits(x, centres, off_by)], die):
         apart = _apart(line, centres)
         if apart[0] * apart[1] < 0 and all(abs(a) > o for a, o in zip(apart, off_by)):
             return no_decision("dice", "out_of_area", side=_full(line[:2]).round(1).tolist(),
                                **reading.detail)
-    return reading
+    return None
+
+
+def _splits(line: np.ndarray, centres: list[np.ndarray], off_by: list[float]) -> bool:
+    """Could the line have one die off it (whichever side is off) and not the other?"""
+    apart = _apart(line, centres)
+    return any(abs(apart[i]) > off_by[i] and apart[1 - i] * np.sign(apart[i]) <= off_by[1 - i]
+               for i in (0, 1))
 
 
 def printed_area(image: np.ndarray) -> np.ndarray | None:
