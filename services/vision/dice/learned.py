@@ -99,7 +99,8 @@ RESIZED = 1.15
 # 210), no further no-decision frame decided.
 # A frame refused as `cocked` whose two dice are both seen leaning, as a tilted camera shows
 # flat dice, is read (`_tilted`) when each die's likeliest face has TILT_SHARE of the belief
-# the lean leaves and is the face its pips' grid makes, and the dice fit one camera.
+# the lean leaves and is the face its pips' grid makes, and the dice fit one camera with
+# sides pointing alike (camera.ALIKE).
 # Development frames: solid camera 125 -> 141 of 226 at 0.5, 139 at 0.7, no further
 # no-decision frame decided; without "both dice seen leaning" 7 of the leaning set's 150
 # were. At 0.5 a fresh solid-camera seed (785001, frame 70) read a 4 with a lamp's glare
@@ -132,12 +133,8 @@ def read_learned(image: np.ndarray) -> Reading:
     elif reading.no_decision and reading.reason in RESCUED:
         reading = _rescue(image, seen) or reading
         dice = _surest(seen, RESCUE_P, RESCUE_P)
-    if reading.no_decision and reading.reason == "single_die":
-        more = _one_size(image, seen)
-        if not (again := decide(more)).no_decision:
-            seen, reading, dice = more, again, _surest(more)
-    if reading.no_decision and reading.reason == "unreadable":
-        more = _at_dice_side(image, seen)
+    if reading.no_decision and (look_again := AGAIN.get(reading.reason or "")):
+        more = look_again(image, seen)
         if not (again := decide(more)).no_decision:
             seen, reading, dice = more, again, _surest(more)
     return reading if reading.no_decision else _guard(image, seen, reading, dice)
@@ -153,8 +150,7 @@ def _one_size(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
         return seen
     die = sure[0].candidate
     again = {dataclasses.replace(s.candidate, side=die.side) for s in seen
-             if not _near(s.candidate, die)
-             and max(s.candidate.side, die.side) > RESIZED * min(s.candidate.side, die.side)}
+             if not _near(s.candidate, die) and _sizes_apart(s.candidate.side, die.side, RESIZED)}
     return seen + _look(image, sorted(again, key=lambda c: (c.x, c.y)))
 
 
@@ -172,11 +168,21 @@ def _at_dice_side(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     if len(sure) != 2 or not measured:
         return seen
     side = float(np.mean(measured))
-    off = [i for i, s in enumerate(seen) if 1 <= s.value <= 6
-           and max(s.candidate.side, side) > RESIZED * min(s.candidate.side, side)]
+    off = [i for i, s in enumerate(seen)
+           if 1 <= s.value <= 6 and _sizes_apart(s.candidate.side, side, RESIZED)]
     again = _look(image, [dataclasses.replace(seen[i].candidate, side=side) for i in off])
     swap = dict(zip(off, again))
     return [swap.get(i, s) for i, s in enumerate(seen)]
+
+
+# A frame still refused for one of these reasons with the dice taken at one size: the
+# candidates looked at again (decided at FACE_P only, never rescued).
+AGAIN = {"single_die": _one_size, "unreadable": _at_dice_side}
+
+
+def _sizes_apart(a: float, b: float, ratio: float) -> bool:
+    """Are two sides more than `ratio` times apart?"""
+    return max(a, b) > ratio * min(a, b)
 
 
 def _guard(image: np.ndarray, seen: list[Seen], reading: Reading,
@@ -290,7 +296,7 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
         return no_decision("dice", "unreadable", unsure=[_where(s) for s in unsure], **detail)
     a, b = (d[0] for d in dice)
     sa, sb = a.candidate.side, b.candidate.side
-    if max(sa, sb) > SAME_SIZE * min(sa, sb):
+    if _sizes_apart(sa, sb, SAME_SIZE):
         return no_decision("dice", "unreadable", why="dice of different sizes", **detail)
     if np.hypot(a.candidate.x - b.candidate.x, a.candidate.y - b.candidate.y) < \
             APART * (sa + sb) / 2:
@@ -336,7 +342,7 @@ def _twos(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen]:
     pairs = [c for c, plain in zip(pairs, _plain(image, pairs)) if not plain]
     if not pairs:
         return []
-    probs = classify(np.stack([crop(image, c.x, c.y, c.side) for c in pairs]))
+    probs = classify(_crops(image, pairs))
     return [Seen(c, 2, float(p[2]), float(p[LEANING])) for c, p in zip(pairs, probs)
             if p[2] >= FACE_P]
 
@@ -393,7 +399,7 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     asked = [c for i, c in enumerate(cands) if i not in plain]
     if not asked:
         return [Seen(c, NOTHING, 1.0, 0.0) for c in cands]
-    crops = np.stack([crop(image, c.x, c.y, c.side) for c in asked])
+    crops = _crops(image, asked)
     probs = classify(crops)
     unsure = np.flatnonzero((probs.max(axis=1) < TURN_P) & (probs[:, NOTHING] < TURN_NOTHING))
     if len(unsure):
@@ -408,6 +414,11 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     return [Seen(c, NOTHING, 1.0, 0.0) if s is None else
             Seen(c, NOTHING, s.belief, s.lean) if s.value == 1 and _hole(image, c) else s
             for c in cands for s in [seen.get(c)]]
+
+
+def _crops(image: np.ndarray, cands: list[Candidate]) -> np.ndarray:
+    """The classifier's crop of each candidate (candidates.crop), stacked."""
+    return np.stack([crop(image, c.x, c.y, c.side) for c in cands])
 
 
 def _plain(image: np.ndarray, cands: list[Candidate]) -> list[bool]:
