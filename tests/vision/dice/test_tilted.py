@@ -1,6 +1,7 @@
-"""Both dice seen leaning (learned._tilted): a tilted camera shows flat dice's side faces, and
-the classifier takes both for leaning dice; the frame is read when each die's likeliest face
-is the one its pips' grid makes and the two dice's sides fit one camera. Development frames
+"""Dice seen leaning (learned._tilted): a tilted camera shows flat dice's side faces, and the
+classifier takes one or both for leaning dice; the frame is read when each such die's
+likeliest face is the one its pips' grid makes, a die read flat beside one is not seen
+plainly apart from it (`_flat_beside`), and the two dice's sides fit one camera. Development frames
 (dice_crops.frame: never an evaluation seed) and views made by hand."""
 from __future__ import annotations
 
@@ -78,15 +79,76 @@ def test_a_leaning_view_as_a_face(view, face):
 
 @pytest.mark.parametrize("index", [58, 98])
 def test_a_leaning_die_beside_a_flat_one_is_not_read(index):
-    """Leaning set: one die leans, the other is read flat. The leaning one would pass as a
-    face (its grid's) and the pair fit one camera: without "both dice seen leaning" 7 of
-    the set's 150 frames were decided, these two among them."""
+    """Leaning set: one die leans, the other is read flat. The leaning one passes as a face
+    (its grid's); before `_flat_beside` the pair was never read (both dice had to be seen
+    leaning), and with it ignoring the leans' gap these two are still refused (their sides
+    do not point alike: camera.alike)."""
     img, label = frame("leaning", VALIDATION["leaning"], index)
     seen = learned.look(img)
     assert label["no_decision"]
     assert any(learned._as_face(s) for s in seen) and learned._surest(seen)
     assert learned._tilted(img, seen) is None
     assert read_dice(img).no_decision
+
+
+@pytest.mark.parametrize("source, seed, index", [
+    ("leaning", VALIDATION["leaning"], 22),
+    ("leaning", 761_001, 398),   # a fresh seed: a leaning 4 beside a flat 1, misfit 0.107
+    ("leaning", 797_001, 278),   # ... a leaning 5 at 0.71 beside a flat 6 at 0.00
+])
+def test_a_leaning_die_beside_one_seen_flat_from_above_is_not_read(monkeypatch, source, seed,
+                                                                    index):
+    """Leaning set: one die leans, the other is read flat with no side in view. The leaning
+    one passes as a face (its grid's) and the pair fit one camera; their leans are LEAN_GAP
+    or more apart (a tilted camera shows both dice's sides alike)."""
+    img, label = frame(source, seed, index)
+    seen = learned.look(img)
+    assert label["no_decision"]
+    assert any(learned._as_face(s) for s in seen) and learned._surest(seen, 0.5, 0.5)
+    assert learned._tilted(img, seen) is None
+    assert read_dice(img).no_decision
+    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
+    assert learned._tilted(img, seen) is not None
+
+
+@pytest.mark.parametrize("index, reason", [
+    (78, "cocked"),   # a 4 seen leaning beside a 1 read flat at 0.85
+    (80, "cocked"),   # a 4 seen leaning beside a 3 read flat at 0.63
+    (6, "single_die"),
+])
+def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypatch, index,
+                                                                       reason):
+    img, label = solid_camera(index)
+    got = read_dice(img)
+    assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
+    monkeypatch.setattr(learned, "_flat_beside", lambda die, leaning, seen: False)
+    assert read_dice(img).reason == reason
+
+
+@pytest.mark.parametrize("index, reason", [(97, "no_dice"), (248, "no_dice")])
+def test_a_frame_refused_for_no_sure_die_is_looked_at_for_a_tilted_camera(monkeypatch, index,
+                                                                         reason):
+    """Both dice seen leaning below LEAN_P: no sure die (`no_dice`), not `cocked`."""
+    img, label = solid_camera(index)
+    assert read_dice(img).values == tuple(sorted(label["values"]))
+    monkeypatch.setattr(learned, "TILTED", ("cocked",))
+    assert read_dice(img).reason == reason
+
+
+def flat(value: int, fit: int | None, lean: float, rival: float = 0.0) -> learned.Seen:
+    return learned.Seen(Candidate(300.0, 100.0, 50.0, fit, 3, False, False), value, 0.7, lean,
+                        rival, 1)
+
+
+@pytest.mark.parametrize("die, other_lean, ok", [
+    (flat(3, 3, 0.2), 0.84, True),
+    (flat(3, 3, 0.2), 0.86, False),          # the leans LEAN_GAP apart
+    (flat(3, 2, 0.2), 0.7, False),           # its pips' grid makes another face
+    (flat(3, 3, 0.2, rival=0.2), 0.7, False),  # another face reaches RIVAL_P
+])
+def test_a_die_read_flat_beside_a_leaning_one(die, other_lean, ok):
+    other = leaning(100, 4, 4, 0.9, lean=other_lean)
+    assert learned._flat_beside(die, other, [die, other]) is ok
 
 
 def test_another_leaning_die_refuses_the_frame():
