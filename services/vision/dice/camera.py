@@ -127,24 +127,34 @@ def _cut(mine: np.ndarray, edges: tuple[bool, bool, bool, bool]) -> bool:
                 right and mine[:, -1].any() or bottom and mine[-1].any())
 
 
+def sides(image: np.ndarray, a: Candidate, b: Candidate,
+          shaded: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two dice's side vectors (`side_vector`, each with the other kept out of its
+    silhouette), or None when either cannot be measured."""
+    sa, sb = side_vector(image, a, b, shaded), side_vector(image, b, a, shaded)
+    return None if sa is None or sb is None else (sa, sb)
+
+
 def misfit(image: np.ndarray, a: Candidate, b: Candidate,
            shaded: bool = False) -> float | None:
     """How far (die sides) the two dice's side vectors are from any one camera's; None when
     either cannot be measured. `shaded`: as side_vector's."""
-    sa, sb = side_vector(image, a, b, shaded), side_vector(image, b, a, shaded)
-    if sa is None or sb is None:
-        return None
-    d = sa - sb
+    measured = sides(image, a, b, shaded)
+    return None if measured is None else residual(measured, a, b, image.shape[1])
+
+
+def residual(measured: tuple[np.ndarray, np.ndarray], a: Candidate, b: Candidate,
+             width: int) -> float:
+    """How far (die sides) side vectors `measured` of dice `a` and `b` are from those of
+    one camera (k between 0 and KW_MAX / `width`, the frame's width in px)."""
+    d = measured[0] - measured[1]
     apart = np.array([a.x - b.x, a.y - b.y])
-    k = float(np.clip(d @ apart / float(apart @ apart), 0.0, KW_MAX / image.shape[1]))
+    k = float(np.clip(d @ apart / float(apart @ apart), 0.0, KW_MAX / width))
     return float(np.linalg.norm(d - k * apart))
 
 
-def alike(image: np.ndarray, a: Candidate, b: Candidate) -> bool:
-    """Do the two dice's side vectors point within ALIKE of each other, as a tilted camera's
-    do (the point below it far off the frame: s alike on both dice)? False when either
-    cannot be measured."""
-    sa, sb = side_vector(image, a, b), side_vector(image, b, a)
-    if sa is None or sb is None:
-        return False
+def alike(measured: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Do two dice's side vectors point within ALIKE of each other, as a tilted camera's do
+    (the point below it far off the frame: s alike on both dice)?"""
+    sa, sb = measured
     return bool(sa @ sb >= np.cos(ALIKE) * np.linalg.norm(sa) * np.linalg.norm(sb))

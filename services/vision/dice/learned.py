@@ -226,11 +226,16 @@ def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     return _one_camera(image, reading, _surest(seen))
 
 
-def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Reading | None:
+def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen],
+                alike: bool = False) -> Reading | None:
     """`reading` with its two dice's misfit (`one_camera`) in its detail when they fit one
-    camera (camera.py), else None."""
-    off = camera.misfit(image, dice[0].candidate, dice[1].candidate)
-    if off is None or off >= camera.FIT:
+    camera (camera.py) and, `alike`, their sides point alike (camera.alike), else None."""
+    a, b = dice[0].candidate, dice[1].candidate
+    measured = camera.sides(image, a, b)
+    if measured is None or alike and not camera.alike(measured):
+        return None
+    off = camera.residual(measured, a, b, image.shape[1])
+    if off >= camera.FIT:
         return None
     return Reading("dice", values=reading.values, confidence=reading.confidence,
                    detail={**reading.detail, "one_camera": round(off, 3)})
@@ -262,8 +267,8 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     reading = decide(flat, RESCUE_P, RESCUE_P)
     if reading.no_decision:
         return None
-    fits = _one_camera(image, reading, dice)
-    if fits is None or not camera.alike(image, dice[0].candidate, dice[1].candidate):
+    fits = _one_camera(image, reading, dice, alike=True)
+    if fits is None:
         return None
     return Reading("dice", values=fits.values, confidence=fits.confidence,
                    detail={**fits.detail, "tilted": True}), flat
