@@ -68,6 +68,10 @@ RESCUED = ("no_dice", "single_die", "unreadable")
 # the pip finder missed read 2 at 0.76 with 3 at 0.18; 0.1 left it out and cost 6 of 1,350
 # readable development frames the rescue read right).
 RIVAL_P = 0.1
+# ... or under RIVAL_SHARE of its own belief: a die read at 0.81-0.88 with a rival of
+# 0.10-0.16 (first generator and its widening: 4 frames of 436 the rescue missed, both dice
+# fitting one camera at 0.02-0.05), where frame 414's 2 had 0.18 against 0.76 (0.24).
+RIVAL_SHARE = 0.2
 # ... and a die read 1 below FACE_P must be the only pip on its face: no other candidate of
 # its pips' polarity within LONELY of its side (a lone pip's grid is a 1's whatever lies
 # beside it). A fresh development seed (742001, frame 199) read a 2 with a reflection
@@ -411,8 +415,10 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
 
 def _grid_backs(die: Seen, seen: list[Seen]) -> bool:
     """Do the die's found pips back the value read below FACE_P: their grid makes it, no
-    other face reaches RIVAL_P, and a 1 is the only pip on its face (`_lonely`)?"""
-    return die.candidate.fit == die.value and die.rival <= RIVAL_P and \
+    other face reaches both RIVAL_P and RIVAL_SHARE of its belief, and a 1 is the only pip
+    on its face (`_lonely`)?"""
+    return die.candidate.fit == die.value and \
+        (die.rival <= RIVAL_P or die.rival <= RIVAL_SHARE * die.belief) and \
         (die.value != 1 or _lonely(die, seen))
 
 

@@ -140,6 +140,30 @@ def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
     assert read.values == (2, 5)
 
 
+@pytest.mark.parametrize("source, index, values", [
+    ("first", 18, (2, 5)),   # a 5 at 0.88, its 4 at 0.10
+    ("wide", 85, (2, 2)),    # a 2 at 0.82, its 1 at 0.16
+])
+def test_a_die_whose_rival_face_is_small_against_its_belief_is_rescued(monkeypatch, source,
+                                                                       index, values):
+    img, label = frame(source, VALIDATION[source], index)
+    assert tuple(sorted(label["values"])) == values
+    assert learned.read_learned(img).values == values
+    monkeypatch.setattr(learned, "RIVAL_SHARE", 0.0)
+    assert learned.read_learned(img).reason == "single_die"
+
+
+@pytest.mark.parametrize("belief, rival, backed", [
+    (0.5, 0.1, True),      # RIVAL_P
+    (0.82, 0.16, True),    # under RIVAL_SHARE of the belief
+    (0.76, 0.18, False),   # frame 414's 2 (0.24 of its belief)
+    (0.5, 0.11, False),
+])
+def test_a_rival_face_refuses_a_rescued_die(belief, rival, backed):
+    die = learned.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
+    assert learned._grid_backs(die, [die]) is backed
+
+
 def refused_until(monkeypatch: pytest.MonkeyPatch, img: np.ndarray, reason: str,
                   *changes: tuple[object, str, float]) -> Reading:
     """The frame is refused as `reason` before each change (module, name, value) is made in
