@@ -320,7 +320,7 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     sure = _sure(seen, face_p, guessed_p)
     dice = _dice(sure)
     detail["dice"] = [_where(d[0]) for d in dice]
-    if any(len({s.value for s in d}) > 1 for d in dice):
+    if any(len({s.value for s in d}) > 1 or _read_otherwise(d[0], seen) for d in dice):
         return no_decision("dice", "unreadable", why="one die read two ways", **detail)
     if GRID_AGREES and not all(_grid_agrees(d[0], seen) for d in dice):
         return no_decision("dice", "unreadable", why="no pip grid makes the value read",
@@ -342,6 +342,19 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     values = sorted((a.value, b.value))
     return Reading("dice", values=(values[0], values[1]), confidence=min(a.belief, b.belief),
                    detail=detail)
+
+
+def _read_otherwise(die: Seen, seen: list[Seen]) -> bool:
+    """Is a die read from a view whose pips' grid does not make its value also seen as
+    another face at UNSURE_P or more, one its pips' grid makes? A green translucent 4 showed
+    the ghost of a pip of its far side in its middle: the lone ghost's crop read 5 at 0.97,
+    the 4's grid 4 at 0.88, and the frame was read (4, 5) for (4, 4) (a fresh widened seed,
+    811001, frame 34)."""
+    if die.candidate.fit == die.value:
+        return False
+    return any(1 <= s.value <= 6 and s.value != die.value and s.belief >= UNSURE_P
+               and s.candidate.fit == s.value and _near(s.candidate, die.candidate)
+               for s in seen)
 
 
 def look(image: np.ndarray) -> list[Seen]:
