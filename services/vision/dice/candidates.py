@@ -158,7 +158,7 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate
     # a corner face stands beside a guessed candidate (a group's mean) of its place and size,
     # never in its stead (in its stead it lost a first-generator 6 read at the guess's size)
     return kept + [c for c in _distinct(_in_frame(more, shape, scale))
-                   if all(apart(c, k) or k.fit is None for k in kept)]
+                   if all(_apart(c, k) or k.fit is None for k in kept)]
 
 
 def _in_frame(found: list[Candidate], shape: tuple[int, ...], scale: float) -> list[Candidate]:
@@ -301,7 +301,7 @@ def _distinct(found: list[Candidate]) -> list[Candidate]:
     return [order[i] for i in kept]
 
 
-def apart(a: Candidate, b: Candidate) -> bool:
+def _apart(a: Candidate, b: Candidate) -> bool:
     """Two candidates at distinct places or of distinct sizes (as _distinct tells them)."""
     return bool(np.hypot(a.x - b.x, a.y - b.y) > NEAR * min(a.side, b.side)
                 or not same_size(a, b))

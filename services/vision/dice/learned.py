@@ -261,10 +261,10 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     if len(dice) != 2 or not any(d.candidate in faces for d in dice):
         return None
     read_flat = [d for d in dice if d.candidate not in faces]
-    if read_flat and not _flat_beside(read_flat[0], next(
-            s for s in seen if s.candidate in faces and s.candidate in {d.candidate for d in dice}),
-            seen):
-        return None
+    if read_flat:   # the other die is a leaning view taken as a face: that view, as seen
+        other = next(d.candidate for d in dice if d.candidate in faces)
+        if not _flat_beside(read_flat[0], next(s for s in seen if s.candidate == other), seen):
+            return None
     on_dice = [s for s in seen if s.value == LEANING and s.candidate not in faces
                and any(_near(s.candidate, d.candidate) for d in dice)]
     flat = [faces.get(s.candidate, s) for s in seen if s not in on_dice]
