@@ -82,8 +82,12 @@ class Spots:
 def _spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
     """The pips among the spots of the top-hat (or black-hat) above `level`."""
     mask = cv2.threshold(hat, level, 1, cv2.THRESH_BINARY)[1]  # hat > level
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [p for c in contours if (p := _pip(c, dark)) is not None]
+    # Every spot's outer outline (the top level of RETR_CCOMP), also those inside a ring: a
+    # closed printed line round the landing area is a ring in the hat, and RETR_EXTERNAL
+    # kept only it (three of four first-generator frames lost pips so)
+    contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    return [p for c, t in zip(contours, tree[0] if tree is not None else [])
+            if t[3] < 0 and (p := _pip(c, dark)) is not None]
 
 
 def _apart(cores: list[Pip], found: list[Pip]) -> list[Pip]:
