@@ -135,6 +135,11 @@ def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
                       bool(dark[i[k]])) for k in np.flatnonzero(ok)]
 
 
+def at_pips(pips: list[Pip], shape: tuple[int, ...]) -> list[Candidate]:
+    """The candidates of pips found some other way on a frame of this shape (by_body.py)."""
+    return _at(pips, shape, 1.0)
+
+
 def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
     """The distinct candidates of an image's pips, `scale` times the image's size: those of
     the groups' faces and their subsets, then those of the corner pairs (_corner_subsets) of

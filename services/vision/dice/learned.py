@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from services.vision.dice import camera
+from services.vision.dice import by_body, camera
 from services.vision.dice.candidates import Candidate, Frame, crop, same_size
 from services.vision.dice.classifier import LEANING, NOTHING, classify, turned
 from services.vision.reading import Reading, no_decision
@@ -194,9 +194,22 @@ def _at_dice_side(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     return [swap.get(i, s) for i, s in enumerate(seen)]
 
 
-# A frame still refused for one of these reasons with the dice taken at one size: the
-# candidates looked at again (decided at FACE_P only, never rescued).
-AGAIN = {"single_die": _one_size, "unreadable": _at_dice_side}
+def _another_die(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
+    """`_one_size`'s views and, when they still show one sure die, the views of the
+    candidates found on pieces of the frame in that die's body colour, by pips of their own
+    contrast (by_body.py: a dim die's pips, or pips run into glare or the die's corner, that
+    the frame's one pip level missed)."""
+    seen = _one_size(image, seen)
+    sure = _surest(seen)
+    if len(sure) != 1:
+        return seen
+    return seen + _look(image, by_body.candidates(image, sure[0].candidate))
+
+
+# A frame still refused for one of these reasons with the dice taken at one size (and, for
+# one sure die, the other looked for by its body): the candidates looked at again (decided
+# at FACE_P only, never rescued).
+AGAIN = {"single_die": _another_die, "unreadable": _at_dice_side}
 
 
 def _sizes_apart(a: float, b: float, ratio: float) -> bool:

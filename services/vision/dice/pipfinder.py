@@ -60,9 +60,9 @@ class Spots:
 
     def __init__(self, image: np.ndarray) -> None:
         grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-        self._hats = [(dark, cv2.morphologyEx(grey, op, _HAT_KERNEL))
+        self._hats = [(dark, cv2.morphologyEx(grey, op, HAT_KERNEL))
                       for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
-        self._found = [_spots(hat, MIN_HAT, dark) for dark, hat in self._hats]
+        self._found = [spots(hat, MIN_HAT, dark) for dark, hat in self._hats]
         self._cores: list[list[Pip]] | None = None
 
     def pips(self, cores: bool = True) -> list[Pip]:
@@ -74,12 +74,12 @@ class Spots:
         """The cores that are not pips already found, of each hat (none: `pips` with the
         cores is `pips` without them)."""
         if self._cores is None:
-            self._cores = [_apart(_spots(hat, CORE_HAT, dark), found)
+            self._cores = [_apart(spots(hat, CORE_HAT, dark), found)
                            for (dark, hat), found in zip(self._hats, self._found)]
         return self._cores
 
 
-def _spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
+def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
     """The pips among the spots of the top-hat (or black-hat) above `level`."""
     mask = cv2.threshold(hat, level, 1, cv2.THRESH_BINARY)[1]  # hat > level
     # Every spot's outer outline (the top level of RETR_CCOMP), also those inside a ring: a
@@ -119,7 +119,7 @@ def _pip(c: np.ndarray, dark: bool) -> Pip | None:
                _shape(m))
 
 
-_HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
+HAT_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (HAT, HAT))
 _AREA = (np.pi * PIP_R[0] ** 2, np.pi * PIP_R[1] ** 2)
 
 

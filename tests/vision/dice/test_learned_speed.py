@@ -145,9 +145,9 @@ def reference_find_pips(image: np.ndarray, cores: bool) -> list[P.Pip]:
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     pips: list[P.Pip] = []
     for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(grey, op, P._HAT_KERNEL)
-        found = P._spots(hat, P.MIN_HAT, dark)
-        pips += found + (P._apart(P._spots(hat, P.CORE_HAT, dark), found) if cores else [])
+        hat = cv2.morphologyEx(grey, op, P.HAT_KERNEL)
+        found = P.spots(hat, P.MIN_HAT, dark)
+        pips += found + (P._apart(P.spots(hat, P.CORE_HAT, dark), found) if cores else [])
     return pips
 
 
