@@ -152,10 +152,11 @@ def read_learned(image: np.ndarray) -> Reading:
     if reading.no_decision and reading.reason in TILTED and (tilted := _tilted(image, seen)):
         reading, seen = tilted
         dice = _surest(seen, RESCUE_P, RESCUE_P)
-    if reading.no_decision and (look_again := AGAIN.get(reading.reason or "")):
+    for look_again in AGAIN.get(reading.reason or "", ()) if reading.no_decision else ():
         more = look_again(image, seen)
         if not (again := decide(more)).no_decision:
             seen, reading, dice = more, again, _surest(more)
+            break
     return reading if reading.no_decision else _guard(image, seen, reading, dice)
 
 
@@ -195,11 +196,10 @@ def _at_dice_side(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
 
 
 def _another_die(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
-    """`_one_size`'s views and, when they still show one sure die, the views of the
-    candidates found on pieces of the frame in that die's body colour, by pips of their own
-    contrast (by_body.py: a dim die's pips, or pips run into glare or the die's corner, that
-    the frame's one pip level missed)."""
-    seen = _one_size(image, seen)
+    """What was seen and, when it shows one sure die, the views of the candidates found on
+    pieces of the frame in that die's body colour, by pips of their own contrast (by_body.py:
+    a dim die's pips, or pips run into glare or the die's corner, that the frame's one pip
+    level missed)."""
     sure = _surest(seen)
     if len(sure) != 1:
         return seen
@@ -209,7 +209,7 @@ def _another_die(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
 # A frame still refused for one of these reasons with the dice taken at one size (and, for
 # one sure die, the other looked for by its body): the candidates looked at again (decided
 # at FACE_P only, never rescued).
-AGAIN = {"single_die": _another_die, "unreadable": _at_dice_side}
+AGAIN = {"single_die": (_one_size, _another_die), "unreadable": (_at_dice_side,)}
 
 
 def _sizes_apart(a: float, b: float, ratio: float) -> bool:

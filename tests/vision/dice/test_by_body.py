@@ -72,5 +72,20 @@ def test_frames_only_the_body_search_reads(monkeypatch, index, values):
     image, label = frame("tuning", VALIDATION["tuning"], index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(image).values == values
-    monkeypatch.setitem(learned.AGAIN, "single_die", learned._one_size)
+    monkeypatch.setitem(learned.AGAIN, "single_die", (learned._one_size,))
     assert read_dice(image).reason == "single_die"
+
+
+def test_the_body_search_looks_past_one_size_s_views(monkeypatch):
+    """The tuning set's frame 25: one size for both dice looks at a candidate again at the
+    sure die's side and sees it leaning (0.71), which refuses the frame; the body search is
+    a look of its own at what was seen first, and reads it."""
+    from services.scenes import named_sets
+    _, img, label = named_sets.render(("tuning", "dice", 25))
+    assert tuple(sorted(label["values"])) == read_dice(img).values == (1, 2)
+
+    def after_one_size(image, seen):
+        return learned._another_die(image, learned._one_size(image, seen))
+
+    monkeypatch.setitem(learned.AGAIN, "single_die", (after_one_size,))
+    assert read_dice(img).no_decision

@@ -19,7 +19,7 @@ from services.vision.dice.reader import read_dice
 def test_development_frames_read_at_the_dice_side(monkeypatch, source, seed, index, refused):
     img, label = frame(source, seed, index)
     assert read_dice(img).values == tuple(sorted(label["values"]))
-    monkeypatch.setitem(learned.AGAIN, "unreadable", lambda image, seen: seen)
+    monkeypatch.setitem(learned.AGAIN, "unreadable", ())
     reading = read_dice(img)
     assert reading.reason == "unreadable"
     assert reading.detail.get("why") == refused

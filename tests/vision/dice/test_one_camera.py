@@ -136,7 +136,7 @@ def test_a_die_read_below_face_p_with_a_rival_face_is_not_rescued(monkeypatch):
     _, img, label = named_sets.render(("tuning", "dice", 414))
     assert sorted(label["values"]) == [3, 5]
     # its 3 is found by its body since stop 25 (by_body.py): the rescue alone is pinned
-    monkeypatch.setitem(learned.AGAIN, "single_die", learned._one_size)
+    monkeypatch.setitem(learned.AGAIN, "single_die", (learned._one_size,))
     read = refused_until(monkeypatch, img, "single_die",
                         (learned, "TURN_P", 0.0), (learned, "RIVAL_P", 1.0))
     assert read.values == (2, 5)
@@ -152,7 +152,7 @@ def test_a_die_whose_rival_face_is_small_against_its_belief_is_rescued(monkeypat
     assert tuple(sorted(label["values"])) == values
     assert learned.read_learned(img).values == values
     # the widened 85 is also read by its other die's body (by_body.py): the rescue alone
-    monkeypatch.setitem(learned.AGAIN, "single_die", learned._one_size)
+    monkeypatch.setitem(learned.AGAIN, "single_die", (learned._one_size,))
     monkeypatch.setattr(learned, "RIVAL_SHARE", 0.0)
     assert learned.read_learned(img).reason == "single_die"
 
