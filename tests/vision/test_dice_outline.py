@@ -236,3 +236,28 @@ def test_a_readable_tuning_frame_with_the_layouts_lines_meeting_is_read():
     reading = read_dice(image)
     assert not reading.no_decision
     assert reading.values == tuple(label["values"])
+
+
+def test_the_outline_is_found_round_a_crowd_of_rings():
+    """Chips' rings inside the outline (light thin lines too): the outline's own pixels fill
+    its box little, all the line pixels in its box did not (`_own_pixels`, THIN)."""
+    image = table()
+    for i in range(4):
+        for j in range(3):
+            cv2.circle(image, (175 + 95 * i, 160 + 95 * j), 26, (215, 220, 220), 3,
+                       cv2.LINE_AA)
+    quad = printed_area(image)
+    assert quad is not None
+    assert np.abs(quad - [[BOX[0], BOX[1]], [BOX[2], BOX[1]], [BOX[2], BOX[3]],
+                          [BOX[0], BOX[3]]]).max() < 3
+    assert judge_area(image, decided((215, 207), (300, 60))).reason == "out_of_area"
+
+
+def test_a_first_generator_frame_with_chips_inside_the_outline_is_out_of_area():
+    """A fresh first-generator development seed (846001, frame 6): a 1 beyond the outline's
+    top-right corner, two chips and the stick inside it; read (1, 5) before `_own_pixels`."""
+    from services.scenes.dice_crops import frame
+    from services.vision.dice.reader import read_dice
+    image, label = frame("first", 846_001, 6)
+    assert label["reason"] == "out_of_area"
+    assert read_dice(image).reason == "out_of_area"
