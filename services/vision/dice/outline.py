@@ -193,8 +193,9 @@ def _pieces(mask: np.ndarray) -> np.ndarray:
     out = np.zeros_like(mask)
     contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     for i, c in enumerate(contours):
-        if tree[0][i][3] >= 0 or len(c) < 2 * PIECE * max(h, w):  # a hole; too short (its
-            continue                                               # outline goes along and back)
+        # a hole's outline, or too short a piece (its outline goes along it and back)
+        if tree[0][i][3] >= 0 or len(c) < 2 * PIECE * max(h, w):
+            continue
         x, y, bw, bh = cv2.boundingRect(c)
         if max(bw, bh) < PIECE * max(h, w):
             continue
@@ -302,4 +303,3 @@ def _outside(quad: np.ndarray, centre: list[float]) -> float:
     """How far (px) a point lies outside the quadrilateral; negative inside."""
     contour = quad.reshape(-1, 1, 2).astype(np.float32)
     return -float(cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), True))
-
