@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice import pipfinder
-from services.vision.dice.candidates import Candidate, at_pips
+from services.vision.dice.candidates import Candidate, at_pips, colours_at
 
 BODY_COLOUR = 40.0        # BGR distance from the sure die's body colour
 OPEN = 0.15               # opening square (die sides): pips and print edges cut off
@@ -32,7 +32,8 @@ PIP_SHARE = 0.4           # a piece's pips: the hat above this share of its high
 MIN_LEVEL = 12.0          # ... and above this (grey levels): a plain piece has no pips
 ON_PIECE = 0.45           # candidates (and the hat's highest value) within this many sides
 HALF_MIN = 240            # px: the body colour looked for at half resolution when half is this tall
-_RING = np.linspace(0, 2 * np.pi, 8, endpoint=False) + 0.4
+_A = np.linspace(0, 2 * np.pi, 8, endpoint=False) + 0.4
+_RING = 0.16 * np.stack([np.cos(_A), np.sin(_A)], 1)  # between a die's pips (die sides)
 
 
 def candidates(image: np.ndarray, die: Candidate) -> list[Candidate]:
@@ -44,9 +45,7 @@ def candidates(image: np.ndarray, die: Candidate) -> list[Candidate]:
 def _pieces(image: np.ndarray, die: Candidate) -> list[tuple[float, float]]:
     """The centres of the pieces of the frame in `die`'s body colour that may be a die."""
     h, w = image.shape[:2]
-    xs = np.clip(np.rint(die.x + 0.16 * die.side * np.cos(_RING)).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(die.y + 0.16 * die.side * np.sin(_RING)).astype(int), 0, h - 1)
-    body = np.median(image[ys, xs], axis=0)
+    body = np.median(colours_at(image, [die], _RING)[0], axis=0)
     # at half resolution (a die is still 7 px or more across): a quarter of the work
     small = cv2.pyrDown(image) if min(h, w) >= 2 * HALF_MIN else image
     scale = w / small.shape[1]
@@ -58,14 +57,12 @@ def _pieces(image: np.ndarray, die: Candidate) -> list[tuple[float, float]]:
     k = max(int(OPEN * s), 1)
     mask = cv2.morphologyEx((square < BODY_COLOUR ** 2).astype(np.uint8), cv2.MORPH_OPEN,
                            np.ones((k, k), np.uint8))
-    # each piece's outer outline (its pips' holes filled: a die's top whatever its pips)
-    contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     out = []
-    for c, t in zip(contours, tree[0] if tree is not None else []):
+    # each piece's outer outline: its pips' holes filled, a die's top whatever its pips
+    for c in pipfinder.outer_outlines(mask):
         _, _, bw, bh = cv2.boundingRect(c)
         m = cv2.moments(c)
-        if t[3] >= 0 or not AREA[0] * s * s <= m["m00"] <= AREA[1] * s * s or \
-                max(bw, bh) > WIDE * s:
+        if not AREA[0] * s * s <= m["m00"] <= AREA[1] * s * s or max(bw, bh) > WIDE * s:
             continue
         x, y = (np.array([m["m10"], m["m01"]]) / m["m00"] + 0.5) * scale - 0.5
         if np.hypot(x - die.x, y - die.y) >= AWAY * die.side:

@@ -331,3 +331,14 @@ def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
                                     n - region.shape[1] - left, cv2.BORDER_REPLICATE)
     return cv2.resize(region, (CROP, CROP), interpolation=cv2.INTER_AREA if n > CROP
                       else cv2.INTER_LINEAR)
+
+
+def colours_at(image: np.ndarray, cands: list[Candidate], offsets: np.ndarray) -> np.ndarray:
+    """The frame's colours (float32, candidates x N x 3) at `offsets` (N x 2, in die sides)
+    from each candidate's centre, each at its nearest pixel, the frame's edge repeated."""
+    h, w = image.shape[:2]
+    side = np.array([c.side for c in cands])
+    pts = offsets * side[:, None, None] + np.array([(c.x, c.y) for c in cands])[:, None, :]
+    xs = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+    return np.asarray(image[ys, xs], np.float32)

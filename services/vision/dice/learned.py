@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from services.vision.dice import by_body, camera
-from services.vision.dice.candidates import Candidate, Frame, crop, same_size
+from services.vision.dice.candidates import Candidate, Frame, colours_at, crop, same_size
 from services.vision.dice.classifier import LEANING, NOTHING, classify, turned
 from services.vision.reading import Reading, no_decision
 from services.vision.stats import column_medians
@@ -495,7 +495,7 @@ def _plain(image: np.ndarray, cands: list[Candidate]) -> list[bool]:
     as one by one: a test keeps that code)."""
     if not cands:
         return []
-    v = _colours_at(image, cands, _PLAIN_RINGS)
+    v = colours_at(image, cands, _PLAIN_RINGS)
     k, n = len(cands), len(_PLAIN_RINGS) // 2
     inner, outer = (column_medians(ring.transpose(1, 0, 2).reshape(n, -1)).reshape(k, 3)
                     for ring in (v[:, :n], v[:, n:]))
@@ -511,7 +511,7 @@ def _hole(image: np.ndarray, c: Candidate) -> bool:
     across white print, the print is on part of that ring only."""
     x, y = int(round(c.x)), int(round(c.y))
     pip = image[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3].reshape(-1, 3).astype(np.float32)
-    around = _colours_at(image, [c], _RING)[0]
+    around = colours_at(image, [c], _RING)[0]
     grey = pip.sum(axis=1)
     colour = pip[int(np.argmin(grey) if c.dark else np.argmax(grey))]
     hue = 255 * around / (around.sum(axis=1, keepdims=True) + 60)
@@ -519,17 +519,6 @@ def _hole(image: np.ndarray, c: Candidate) -> bool:
     alike = (np.linalg.norm(hue - 255 * colour / (colour.sum() + 60), axis=1) < HOLE_CHROMA) & \
         (ratio > 1 / HOLE_BRIGHT) & (ratio < HOLE_BRIGHT)
     return bool(alike.mean() >= HOLE_SHARE)
-
-
-def _colours_at(image: np.ndarray, cands: list[Candidate], offsets: np.ndarray) -> np.ndarray:
-    """The frame's colours (float32, candidates x N x 3) at `offsets` (N x 2, in die sides)
-    from each candidate's centre, each at its nearest pixel, the frame's edge repeated."""
-    h, w = image.shape[:2]
-    side = np.array([c.side for c in cands])
-    pts = offsets * side[:, None, None] + np.array([(c.x, c.y) for c in cands])[:, None, :]
-    xs = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
-    return np.asarray(image[ys, xs], np.float32)
 
 
 _A = np.linspace(0, 2 * np.pi, 12, endpoint=False)

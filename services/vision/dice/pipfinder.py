@@ -82,12 +82,15 @@ class Spots:
 def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
     """The pips among the spots of the top-hat (or black-hat) above `level`."""
     mask = cv2.threshold(hat, level, 1, cv2.THRESH_BINARY)[1]  # hat > level
-    # Every spot's outer outline (the top level of RETR_CCOMP), also those inside a ring: a
-    # closed printed line round the landing area is a ring in the hat, and RETR_EXTERNAL
-    # kept only it (three of four first-generator frames lost pips so)
+    return [p for c in outer_outlines(mask) if (p := _pip(c, dark)) is not None]
+
+
+def outer_outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """Every piece's outer outline (the top level of RETR_CCOMP, CHAIN_APPROX_SIMPLE), also
+    of pieces inside a ring: a closed printed line round the landing area is a ring in the
+    hat, and RETR_EXTERNAL kept only it (three of four first-generator frames lost pips so)."""
     contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    return [p for c, t in zip(contours, tree[0] if tree is not None else [])
-            if t[3] < 0 and (p := _pip(c, dark)) is not None]
+    return [] if tree is None else [c for c, t in zip(contours, tree[0]) if t[3] < 0]
 
 
 def _apart(cores: list[Pip], found: list[Pip]) -> list[Pip]:

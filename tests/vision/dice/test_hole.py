@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from services.vision.dice import learned
-from services.vision.dice.candidates import Candidate
+from services.vision.dice.candidates import Candidate, colours_at
 
 FELT = (40, 110, 40)
 SIDE = 50.0
@@ -47,7 +47,7 @@ def test_a_white_1_on_a_die_lying_across_white_print_is_a_pip():
     cv2.rectangle(img, (75, 75), (125, 125), (40, 30, 140), -1)      # a red die
     cv2.circle(img, (100, 100), 5, (235, 235, 235), -1)               # its white 1
     c = Candidate(100.0, 100.0, SIDE, 1, 1, False)
-    ring = learned._colours_at(img, [c], learned._RING)[0]
+    ring = colours_at(img, [c], learned._RING)[0]
     assert 0.5 < float((ring.sum(axis=1) > 600).mean()) < learned.HOLE_SHARE
     assert not learned._hole(img, c)
 
