@@ -100,6 +100,14 @@ class Frame:
                 self._found[cores] = _at(self._spots.pips(cores), self.image.shape, 1.0)
         return self._found[cores]
 
+    def streaked(self) -> list[Candidate]:
+        """The candidates of the groups of the frame's pips (with the cores) and those inside
+        spots that are no pip (pipfinder.Spots.streaks: a lamp's streak run into a pip) that
+        hold one of the latter; [] when there are none."""
+        more = self._spots.streaks()
+        pips = self._spots.pips(True)
+        return _at(pips + more, self.image.shape, 1.0, since=len(pips)) if more else []
+
     def half(self) -> list[Candidate]:
         return candidates(self.image, half=True)
 
@@ -140,12 +148,13 @@ def at_pips(pips: list[Pip], shape: tuple[int, ...]) -> list[Candidate]:
     return _at(pips, shape, 1.0)
 
 
-def _at(pips: list[Pip], shape: tuple[int, ...], scale: float) -> list[Candidate]:
+def _at(pips: list[Pip], shape: tuple[int, ...], scale: float, since: int = 0
+        ) -> list[Candidate]:
     """The distinct candidates of an image's pips, `scale` times the image's size: those of
     the groups' faces and their subsets, then those of the corner pairs (_corner_subsets) of
     each group that is not a face as it is, at a place or size no candidate with a grid
-    has."""
-    groups = group(pips, LINK)
+    has; of the groups holding a pip from index `since` on only."""
+    groups = [m for m in group(pips, LINK) if max(m) >= since]
     plan = [_subsets(f) for m in groups for f in _faces(pips, m, LINK)]
     fits = pipfinder.fit_grids(pips, [s for subsets in plan for s in subsets])
     first, at, faces = [], 0, set()

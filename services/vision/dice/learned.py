@@ -142,7 +142,8 @@ class Seen:
 
 
 def read_learned(image: np.ndarray) -> Reading:
-    seen = look(image)
+    frame = Frame(image)
+    seen = look(image, frame)
     reading, dice = decide(seen), _surest(seen)
     if reading.no_decision and reading.reason == "cocked":
         reading = _inside(image, seen) or reading
@@ -153,14 +154,14 @@ def read_learned(image: np.ndarray) -> Reading:
         reading, seen = tilted
         dice = _surest(seen, RESCUE_P, RESCUE_P)
     for look_again in AGAIN.get(reading.reason or "", ()) if reading.no_decision else ():
-        more = look_again(image, seen)
+        more = look_again(frame, seen)
         if not (again := decide(more)).no_decision:
             seen, reading, dice = more, again, _surest(more)
             break
     return reading if reading.no_decision else _guard(image, seen, reading, dice)
 
 
-def _one_size(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
+def _one_size(frame: Frame, seen: list[Seen]) -> list[Seen]:
     """What was seen, and every other candidate looked at again at the side of the frame's
     one sure die where its own is RESIZED times off it (two dice of one frame are one size;
     a lone pip's side is a guess from its radius). The frame is then decided at FACE_P
@@ -171,10 +172,10 @@ def _one_size(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     die = sure[0].candidate
     again = {dataclasses.replace(s.candidate, side=die.side) for s in seen
              if not _near(s.candidate, die) and _sizes_apart(s.candidate.side, die.side, RESIZED)}
-    return seen + _look(image, sorted(again, key=lambda c: (c.x, c.y)))
+    return seen + _look(frame.image, sorted(again, key=lambda c: (c.x, c.y)))
 
 
-def _at_dice_side(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
+def _at_dice_side(frame: Frame, seen: list[Seen]) -> list[Seen]:
     """What was seen, each face's view (1-6) whose side is RESIZED times off the frame's die
     side replaced by its view at that side: the mean side of its two sure dice whose grids
     of two pips or more measure it (a lone pip's side is a guess from its radius, and two
@@ -190,12 +191,12 @@ def _at_dice_side(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     side = float(np.mean(measured))
     off = [i for i, s in enumerate(seen)
            if 1 <= s.value <= 6 and _sizes_apart(s.candidate.side, side, RESIZED)]
-    again = _look(image, [dataclasses.replace(seen[i].candidate, side=side) for i in off])
+    again = _look(frame.image, [dataclasses.replace(seen[i].candidate, side=side) for i in off])
     swap = dict(zip(off, again))
     return [swap.get(i, s) for i, s in enumerate(seen)]
 
 
-def _another_die(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
+def _another_die(frame: Frame, seen: list[Seen]) -> list[Seen]:
     """What was seen and, when it shows one sure die, the views of the candidates found on
     pieces of the frame in that die's body colour, by pips of their own contrast (by_body.py:
     a dim die's pips, or pips run into glare or the die's corner, that the frame's one pip
@@ -203,13 +204,22 @@ def _another_die(image: np.ndarray, seen: list[Seen]) -> list[Seen]:
     sure = _surest(seen)
     if len(sure) != 1:
         return seen
-    return seen + _look(image, by_body.candidates(image, sure[0].candidate))
+    return seen + _look(frame.image, by_body.candidates(frame.image, sure[0].candidate))
+
+
+def _streaked(frame: Frame, seen: list[Seen]) -> list[Seen]:
+    """What was seen and the views of the candidates the pips inside spots that are no pip
+    make (candidates.Frame.streaked: a lamp's streak run into a pip, on the first
+    generator's dice the commonest miss), those not seen already."""
+    known = {s.candidate for s in seen}
+    return seen + _look(frame.image, [c for c in frame.streaked() if c not in known])
 
 
 # A frame still refused for one of these reasons with the dice taken at one size (and, for
-# one sure die, the other looked for by its body): the candidates looked at again (decided
-# at FACE_P only, never rescued).
-AGAIN = {"single_die": (_one_size, _another_die), "unreadable": (_at_dice_side,)}
+# one sure die, the other looked for by its body; then any, by the pips under a lamp's
+# streak): the candidates looked at again, in turn (decided at FACE_P only, never rescued).
+AGAIN = {"single_die": (_one_size, _another_die, _streaked),
+         "unreadable": (_at_dice_side, _streaked), "no_dice": (_streaked,)}
 
 
 def _sizes_apart(a: float, b: float, ratio: float) -> bool:
@@ -370,12 +380,12 @@ def _read_otherwise(die: Seen, seen: list[Seen]) -> bool:
                for s in seen)
 
 
-def look(image: np.ndarray) -> list[Seen]:
+def look(image: np.ndarray, frame: Frame | None = None) -> list[Seen]:
     """Every candidate with the classifier's view of it: at the frame's resolution without
     the pips' cores, then, when that does not show two sure dice nor a leaning die (decide
     refuses a frame with a leaning die whatever else is seen; only which leaning die its
     detail names could differ), with the cores and at half resolution too."""
-    frame = Frame(image)
+    frame = frame or Frame(image)
     first = _look(image, frame.candidates(cores=False))
     if len(_dice(_sure(first))) >= 2 or any(s.lean >= LEAN_P for s in first):
         return first

@@ -36,6 +36,11 @@ LINK = 9.6               # pips closer than this many radii may be one face (2's
 SNAP = 0.3               # a pip's distance from its grid cell, in grid steps
 PIP_TO_STEP = (0.15, 0.44)  # pip radius / grid step (pips 0.27-0.43; a 6's row as a 3: 0.54)
 MIN_HALF = 240           # px: the half-resolution look only when half is this tall
+# A spot that is no pip, no wider than STREAK_BOX px, opened with a disc STREAK_OPEN of its
+# widest part's diameter (`opened`): what is left of a lamp's streak run into a pip, thinner
+# than the pip, is cut off it (first guesses, not tuned: README, "Pips under a lamp's streak")
+STREAK_BOX = 4 * PIP_R[1]
+STREAK_OPEN = 0.7
 
 
 @dataclass(frozen=True)
@@ -62,8 +67,15 @@ class Spots:
         grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         self._hats = [(dark, cv2.morphologyEx(grey, op, HAT_KERNEL))
                       for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
-        self._found = [spots(hat, MIN_HAT, dark) for dark, hat in self._hats]
+        # each hat's spots above MIN_HAT: the pips, and the outlines of those that are none
+        outlines = [outer_outlines(cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1])
+                    for _, hat in self._hats]
+        seen = [[(c, _pip(c, dark)) for c in found]
+                for (dark, _), found in zip(self._hats, outlines)]
+        self._found = [[p for _, p in spots if p is not None] for spots in seen]
+        self._refused = [[c for c, p in spots if p is None] for spots in seen]
         self._cores: list[list[Pip]] | None = None
+        self._streaks: list[Pip] | None = None
 
     def pips(self, cores: bool = True) -> list[Pip]:
         if not cores:
@@ -78,6 +90,14 @@ class Spots:
                            for (dark, hat), found in zip(self._hats, self._found)]
         return self._cores
 
+    def streaks(self) -> list[Pip]:
+        """The pips inside the top-hat's spots above MIN_HAT that are no pip (`opened`: a
+        lamp's streak run into a bright pip) that are no pip found already."""
+        if self._streaks is None:
+            # the top-hat's only: a lamp's streak is bright
+            self._streaks = _apart(opened(self._refused[0], False), self._found[0])
+        return self._streaks
+
 
 def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
     """The pips among the spots of the top-hat (or black-hat) above `level`."""
@@ -91,6 +111,28 @@ def outer_outlines(mask: np.ndarray) -> list[np.ndarray]:
     hat, and RETR_EXTERNAL kept only it (three of four first-generator frames lost pips so)."""
     contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     return [] if tree is None else [c for c, t in zip(contours, tree[0]) if t[3] < 0]
+
+
+def opened(outlines: list[np.ndarray], dark: bool) -> list[Pip]:
+    """The pips inside spots that are no pip (their `outlines`), each spot no wider than
+    STREAK_BOX opened with a disc STREAK_OPEN of its widest part's diameter (its distance
+    transform's highest value): a pip keeps its shape, a lamp's streak run into it (thinner)
+    is cut off, and two pips run together by a streak come apart."""
+    out = []
+    for c in outlines:
+        x, y, w, h = cv2.boundingRect(c)
+        if max(w, h) > STREAK_BOX or w * h < 2 * _AREA[0]:
+            continue
+        spot = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(spot, [c - (x - 1, y - 1)], -1, 1, cv2.FILLED)
+        widest = float(cv2.distanceTransform(spot, cv2.DIST_L2, 3).max())
+        k = 2 * int(round(STREAK_OPEN * widest)) + 1
+        if widest < PIP_R[0] or k < 3:
+            continue
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        out += [p for d in outer_outlines(cv2.morphologyEx(spot, cv2.MORPH_OPEN, disc))
+                if (p := _pip(d + (x - 1, y - 1), dark)) is not None]
+    return out
 
 
 def _apart(cores: list[Pip], found: list[Pip]) -> list[Pip]:

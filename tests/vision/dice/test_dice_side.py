@@ -8,6 +8,7 @@ import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import learned
+from services.vision.dice.candidates import Frame
 from services.vision.dice.reader import read_dice
 
 
@@ -32,7 +33,7 @@ def test_a_leaning_view_is_kept_as_it_is(monkeypatch):
     seen = learned.look(img)
     lean = learned.Seen(learned.dataclasses.replace(seen[0].candidate, side=10.0),
                         learned.LEANING, 0.9, 0.9)
-    again = learned._at_dice_side(img, seen + [lean])
+    again = learned._at_dice_side(Frame(img), seen + [lean])
     assert again[-1] is lean
     assert learned.decide(again).reason == "cocked"
-    assert not learned.decide(learned._at_dice_side(img, seen)).no_decision
+    assert not learned.decide(learned._at_dice_side(Frame(img), seen)).no_decision

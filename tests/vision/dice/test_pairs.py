@@ -60,6 +60,10 @@ def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, 
     img, label = frame(source, seed, index)
     assert read_dice(img).values == tuple(sorted(label["values"]))
     monkeypatch.setattr(C, rule, (9.0, 9.0) if rule == "PAIR_SIZE" else 0)
+    # the look at pips under a lamp's streak reads wide 54 too (its 2's pip run into print)
+    monkeypatch.setattr(learned, "AGAIN", {reason: tuple(f for f in looks
+                                                         if f is not learned._streaked)
+                                           for reason, looks in learned.AGAIN.items()})
     assert read_dice(img).no_decision
 
 
