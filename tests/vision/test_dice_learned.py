@@ -199,3 +199,26 @@ def test_training_reads_several_crop_files_one_after_the_other(tmp_path):
                  y=np.full(2, cls, np.int8))
     x, y = load(f"{tmp_path / 'a.npz'},{tmp_path / 'b.npz'}")
     assert y.tolist() == [1, 1, 7, 7] and x.shape == (4, 4, 4, 3) and y.dtype == np.int64
+
+
+def test_an_unread_die_like_view_on_plain_ground_does_not_refuse_the_frame():
+    """Dots of the cloth's print read as a 2 with no die's body round them (learned._plain)
+    leave two sure dice read; off plain ground the same view refuses the frame."""
+    dots = seen(500, 400, 2, UNSURE_P)
+    assert decide([*two(), dots]).reason == "unreadable"
+    on_cloth = Seen(dots.candidate, 2, UNSURE_P, 0.0, plain=True)
+    assert decide([*two(), on_cloth]).values == (3, 5)
+
+
+@pytest.mark.parametrize("seed, index, values", [(857_001, 1157, (4, 6)),
+                                                 (858_001, 878, (4, 6))])
+def test_frames_with_print_dots_read_as_a_die(monkeypatch, seed, index, values):
+    """Fresh first-generator development seeds (dice_crops.frame: never an evaluation seed):
+    white dots of the cloth read 2 and 3 at 0.77 and 0.85 beside two sure dice."""
+    from services.scenes.dice_crops import frame
+    from services.vision.dice.reader import read_dice
+    image, label = frame("first", seed, index)
+    assert tuple(sorted(label["values"])) == values
+    assert read_dice(image).values == values
+    monkeypatch.setattr(learned, "_plain", lambda image, cands: [False] * len(cands))
+    assert read_dice(image).reason == "unreadable"

@@ -40,7 +40,12 @@ FACE_P = 0.9       # a die's face: the classifier's belief in its value
 # 1 seen as a 2 off its centre (0.92 and 0.95, tuning set, the model of 2026-11-26 04:08)
 GUESSED_P = 0.97
 LEAN_P = 0.7       # a leaning die anywhere refuses the frame
-UNSURE_P = 0.5     # a die-like candidate no die accounts for: the frame is unreadable
+UNSURE_P = 0.5     # a die-like candidate no die accounts for: the frame is unreadable ...
+# ... unless it lies on plain ground (`_plain`): dots of the cloth's print a few pip sizes
+# apart, with no die's body round them, read 2 or 3 at 0.54-0.85 (fresh first-generator seeds
+# 857001 and 858001: 3 of 30 frames missed so). On 1,351 development frames and 2,300 fresh
+# ones (877001-882001) it changed nothing. A die whose body is the cloth's colour (a black
+# die on an unlit navy cloth, widened 243) is plain too: it may be read, never refuse.
 SAME_DIE = 0.5     # candidates within this many sides are one die
 SAME_SIZE = 1.45   # two dice of one frame: sides within this ratio (a lone pip's guess)
 HOLE_CHROMA = 25.0  # a 1's pip the colour of what lies round its die: a hole in printed ink
@@ -139,6 +144,7 @@ class Seen:
     lean: float        # the probability of a leaning die
     rival: float = 0.0  # the probability of the likeliest other face (1-6)
     rival_face: int = 0  # that face
+    plain: bool = False  # on plain ground (`_plain`): no die's body, so never `unsure`
 
 
 def read_learned(image: np.ndarray) -> Reading:
@@ -349,7 +355,7 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
         return no_decision("dice", "unreadable", why="no pip grid makes the value read",
                            **detail)
     unsure = [s for s in seen if 1 <= s.value <= 6 and s.belief >= UNSURE_P and s not in sure
-              and not any(_near(s.candidate, d[0].candidate) for d in dice)]
+              and not s.plain and not any(_near(s.candidate, d[0].candidate) for d in dice)]
     if len(dice) != 2:
         reason = {0: "no_dice", 1: "single_die"}.get(len(dice), "too_many_dice")
         return no_decision("dice", reason, **detail)
@@ -469,9 +475,9 @@ def _lonely(die: Seen, seen: list[Seen]) -> bool:
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     """The classifier's view of each candidate; a lone pip on plain ground (`_plain`) is
     nothing without asking it (half of all candidates are lone pips, nearly all of them
-    dots and print on the cloth)."""
-    lone = [i for i, c in enumerate(cands) if c.pips == 1]
-    plain = {i for i, p in zip(lone, _plain(image, [cands[i] for i in lone])) if p}
+    dots and print on the cloth), and any other candidate on it is marked `plain`."""
+    flat = _plain(image, cands)
+    plain = {i for i, c in enumerate(cands) if c.pips == 1 and flat[i]}
     asked = [c for i, c in enumerate(cands) if i not in plain]
     if not asked:
         return [Seen(c, NOTHING, 1.0, 0.0) for c in cands]
@@ -484,8 +490,9 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     faces = probs[:, 1:7].copy()
     own = np.flatnonzero((k >= 1) & (k <= 6))
     faces[own, k[own] - 1] = 0.0   # a face's rival is another face
+    on_plain = {c for c, f in zip(cands, flat) if f}
     seen = {c: Seen(c, int(k[i]), float(probs[i, k[i]]), float(probs[i, LEANING]),
-                    float(faces[i].max()), int(faces[i].argmax()) + 1)
+                    float(faces[i].max()), int(faces[i].argmax()) + 1, c in on_plain)
             for i, c in enumerate(asked)}
     return [Seen(c, NOTHING, 1.0, 0.0) if s is None else
             Seen(c, NOTHING, s.belief, s.lean) if s.value == 1 and _hole(image, c) else s
@@ -498,8 +505,8 @@ def _crops(image: np.ndarray, cands: list[Candidate]) -> np.ndarray:
 
 
 def _plain(image: np.ndarray, cands: list[Candidate]) -> list[bool]:
-    """Does each lone pip lie on plain ground: the same colour (medians within PLAIN) on a
-    ring 0.3 of its guessed side round it, where a 1's body would be, and on one 0.9 out,
+    """Does each candidate lie on plain ground: the same colour (medians within PLAIN) on a
+    ring 0.3 of its side round it, where a 1's body would be, and on one 0.9 out,
     where the cloth round a die would be? A die's 1 has its body inside and the cloth
     outside. All the candidates' rings read and their medians taken at once (the same values
     as one by one: a test keeps that code)."""
