@@ -54,6 +54,7 @@ ALONE = 1.7
 PAIR_SIZE = (1.43, 2.3)
 PAIR_GROUP = 4
 AWAY = 0.75
+ON_DIE = 0.45       # a die's own pips: within this many sides of its centre
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,15 @@ class Frame:
                 self._found[cores] = _at(self._spots.pips(cores), self.image.shape, 1.0)
         return self._found[cores]
 
-    def streaked(self) -> list[Candidate]:
+    def streaked(self, dice: list[Candidate]) -> list[Candidate]:
         """The candidates of the groups of the frame's pips (with the cores) and those inside
-        spots that are no pip (pipfinder.Spots.streaks: a lamp's streak run into a pip) that
-        hold one of the latter; [] when there are none."""
-        more = self._spots.streaks()
+        spots that are no pip (pipfinder.Spots.streaks: a lamp's streak run into a bright
+        pip) that hold one of the latter, the latter of the size of the bright pips of
+        `dice` (the two dice of a roll are a pair); [] when there are none."""
         pips = self._spots.pips(True)
+        own = [p.r for p in pips if not p.dark and any(
+            np.hypot(p.x - d.x, p.y - d.y) < ON_DIE * d.side for d in dice)]
+        more = self._spots.streaks(float(np.median(own))) if own else []
         return _at(pips + more, self.image.shape, 1.0, since=len(pips)) if more else []
 
     def half(self) -> list[Candidate]:

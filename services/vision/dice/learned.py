@@ -216,16 +216,21 @@ def _another_die(frame: Frame, seen: list[Seen]) -> list[Seen]:
 def _streaked(frame: Frame, seen: list[Seen]) -> list[Seen]:
     """What was seen and the views of the candidates the pips inside spots that are no pip
     make (candidates.Frame.streaked: a lamp's streak run into a pip, on the first
-    generator's dice the commonest miss), those not seen already."""
+    generator's dice the commonest miss), those not seen already, when the frame's sure
+    dice have bright pips (a streak is bright; the dice of a roll are a pair): pips of their
+    pips' size."""
+    dice = [d.candidate for d in _surest(seen)]
+    if not dice or any(d.dark for d in dice):
+        return seen
     known = {s.candidate for s in seen}
-    return seen + _look(frame.image, [c for c in frame.streaked() if c not in known])
+    return seen + _look(frame.image, [c for c in frame.streaked(dice) if c not in known])
 
 
 # A frame still refused for one of these reasons with the dice taken at one size (and, for
-# one sure die, the other looked for by its body; then any, by the pips under a lamp's
+# one sure die, the other looked for by its body; then both, by the pips under a lamp's
 # streak): the candidates looked at again, in turn (decided at FACE_P only, never rescued).
 AGAIN = {"single_die": (_one_size, _another_die, _streaked),
-         "unreadable": (_at_dice_side, _streaked), "no_dice": (_streaked,)}
+         "unreadable": (_at_dice_side, _streaked)}
 
 
 def _sizes_apart(a: float, b: float, ratio: float) -> bool:

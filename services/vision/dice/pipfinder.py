@@ -41,6 +41,12 @@ MIN_HALF = 240           # px: the half-resolution look only when half is this t
 # than the pip, is cut off it (first guesses, not tuned: README, "Pips under a lamp's streak")
 STREAK_BOX = 4 * PIP_R[1]
 STREAK_OPEN = 0.7
+# ... and only a spot whose widest part is a pip of about the size asked for (`Spots.streaks`:
+# the sure die's pips', as a pair's pips are alike), within STREAK_SIZE times it: blur and
+# glare make one die's pips look bigger than the other's (of 9 frames the look read on fresh
+# first-generator seeds 857001 and 858001, the group's own size rule, 0.7-1.43, kept 5, this
+# 7, for a quarter of the work of no size rule at all)
+STREAK_SIZE = (0.5, 2.0)
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ class Spots:
         self._found = [[p for _, p in spots if p is not None] for spots in seen]
         self._refused = [[c for c, p in spots if p is None] for spots in seen]
         self._cores: list[list[Pip]] | None = None
-        self._streaks: list[Pip] | None = None
+        self._streaks: dict[float, list[Pip]] = {}
 
     def pips(self, cores: bool = True) -> list[Pip]:
         if not cores:
@@ -90,13 +96,15 @@ class Spots:
                            for (dark, hat), found in zip(self._hats, self._found)]
         return self._cores
 
-    def streaks(self) -> list[Pip]:
-        """The pips inside the top-hat's spots above MIN_HAT that are no pip (`opened`: a
-        lamp's streak run into a bright pip) that are no pip found already."""
-        if self._streaks is None:
+    def streaks(self, radius: float) -> list[Pip]:
+        """The pips of about `radius` (STREAK_SIZE) inside the top-hat's spots above MIN_HAT
+        that are no pip (`opened`: a lamp's streak run into a bright pip), that are no pip
+        found already."""
+        if radius not in self._streaks:
             # the top-hat's only: a lamp's streak is bright
-            self._streaks = _apart(opened(self._refused[0], False), self._found[0])
-        return self._streaks
+            self._streaks[radius] = _apart(opened(self._refused[0], False, radius),
+                                           self._found[0])
+        return self._streaks[radius]
 
 
 def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
@@ -113,11 +121,12 @@ def outer_outlines(mask: np.ndarray) -> list[np.ndarray]:
     return [] if tree is None else [c for c, t in zip(contours, tree[0]) if t[3] < 0]
 
 
-def opened(outlines: list[np.ndarray], dark: bool) -> list[Pip]:
+def opened(outlines: list[np.ndarray], dark: bool, radius: float) -> list[Pip]:
     """The pips inside spots that are no pip (their `outlines`), each spot no wider than
-    STREAK_BOX opened with a disc STREAK_OPEN of its widest part's diameter (its distance
-    transform's highest value): a pip keeps its shape, a lamp's streak run into it (thinner)
-    is cut off, and two pips run together by a streak come apart."""
+    STREAK_BOX whose widest part (its distance transform's highest value) is within
+    STREAK_SIZE of `radius` opened with a disc STREAK_OPEN of that part's diameter: a pip
+    keeps its shape, a lamp's streak run into it (thinner) is cut off, and two pips run
+    together by a streak come apart."""
     out = []
     for c in outlines:
         x, y, w, h = cv2.boundingRect(c)
@@ -127,7 +136,7 @@ def opened(outlines: list[np.ndarray], dark: bool) -> list[Pip]:
         cv2.drawContours(spot, [c - (x - 1, y - 1)], -1, 1, cv2.FILLED)
         widest = float(cv2.distanceTransform(spot, cv2.DIST_L2, 3).max())
         k = 2 * int(round(STREAK_OPEN * widest)) + 1
-        if widest < PIP_R[0] or k < 3:
+        if not STREAK_SIZE[0] * radius <= widest <= STREAK_SIZE[1] * radius or k < 3:
             continue
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         out += [p for d in outer_outlines(cv2.morphologyEx(spot, cv2.MORPH_OPEN, disc))
