@@ -480,9 +480,10 @@ def _lonely(die: Seen, seen: list[Seen]) -> bool:
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     """The classifier's view of each candidate; a lone pip on plain ground (`_plain`) is
     nothing without asking it (half of all candidates are lone pips, nearly all of them
-    dots and print on the cloth), and any other candidate on it is marked `plain`."""
-    flat = _plain(image, cands)
-    plain = {i for i, c in enumerate(cands) if c.pips == 1 and flat[i]}
+    dots and print on the cloth), and any other that may be an unread die (a face read at
+    UNSURE_P, below GUESSED_P) is marked `plain` when it lies on it."""
+    lone = [i for i, c in enumerate(cands) if c.pips == 1]
+    plain = {i for i, p in zip(lone, _plain(image, [cands[i] for i in lone])) if p}
     asked = [c for i, c in enumerate(cands) if i not in plain]
     if not asked:
         return [Seen(c, NOTHING, 1.0, 0.0) for c in cands]
@@ -495,7 +496,10 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     faces = probs[:, 1:7].copy()
     own = np.flatnonzero((k >= 1) & (k <= 6))
     faces[own, k[own] - 1] = 0.0   # a face's rival is another face
-    on_plain = {c for c, f in zip(cands, flat) if f}
+    belief = probs[np.arange(len(asked)), k]
+    doubt = [asked[i] for i in np.flatnonzero((k >= 1) & (k <= 6) & (belief >= UNSURE_P) &
+                                             (belief < GUESSED_P)) if asked[i].pips > 1]
+    on_plain = {c for c, p in zip(doubt, _plain(image, doubt)) if p}
     seen = {c: Seen(c, int(k[i]), float(probs[i, k[i]]), float(probs[i, LEANING]),
                     float(faces[i].max()), int(faces[i].argmax()) + 1, c in on_plain)
             for i, c in enumerate(asked)}
