@@ -76,10 +76,10 @@ class Spots:
         # each hat's spots above MIN_HAT: the pips, and the outlines of those that are none
         outlines = [outer_outlines(cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1])
                     for _, hat in self._hats]
-        seen = [[(c, _pip(c, dark)) for c in found]
-                for (dark, _), found in zip(self._hats, outlines)]
-        self._found = [[p for _, p in spots if p is not None] for spots in seen]
-        self._refused = [[c for c, p in spots if p is None] for spots in seen]
+        judged = [[(c, _pip(c, dark)) for c in found]
+                  for (dark, _), found in zip(self._hats, outlines)]
+        self._found = [[p for _, p in hat if p is not None] for hat in judged]
+        self._refused = [[c for c, p in hat if p is None] for hat in judged]
         self._cores: list[list[Pip]] | None = None
         self._streaks: dict[float, list[Pip]] = {}
 
