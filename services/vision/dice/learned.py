@@ -500,7 +500,7 @@ def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:
     doubt = [asked[i] for i in np.flatnonzero((k >= 1) & (k <= 6) & (belief >= UNSURE_P) &
                                              (belief < GUESSED_P)) if asked[i].pips > 1]
     on_plain = {c for c, p in zip(doubt, _plain(image, doubt)) if p}
-    seen = {c: Seen(c, int(k[i]), float(probs[i, k[i]]), float(probs[i, LEANING]),
+    seen = {c: Seen(c, int(k[i]), float(belief[i]), float(probs[i, LEANING]),
                     float(faces[i].max()), int(faces[i].argmax()) + 1, c in on_plain)
             for i, c in enumerate(asked)}
     return [Seen(c, NOTHING, 1.0, 0.0) if s is None else

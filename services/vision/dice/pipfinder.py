@@ -45,7 +45,7 @@ STREAK_OPEN = 0.7
 # the sure die's pips', as a pair's pips are alike), within STREAK_SIZE times it: blur and
 # glare make one die's pips look bigger than the other's (of 9 frames the look read on fresh
 # first-generator seeds 857001 and 858001, the group's own size rule, 0.7-1.43, kept 5, this
-# 7, for a quarter of the work of no size rule at all)
+# 7; README, "Pips under a lamp's streak", for what the limits save)
 STREAK_SIZE = (0.5, 2.0)
 
 
@@ -81,7 +81,6 @@ class Spots:
         self._found = [[p for _, p in hat if p is not None] for hat in judged]
         self._refused = [[c for c, p in hat if p is None] for hat in judged]
         self._cores: list[list[Pip]] | None = None
-        self._streaks: dict[float, list[Pip]] = {}
 
     def pips(self, cores: bool = True) -> list[Pip]:
         if not cores:
@@ -99,12 +98,9 @@ class Spots:
     def streaks(self, radius: float) -> list[Pip]:
         """The pips of about `radius` (STREAK_SIZE) inside the top-hat's spots above MIN_HAT
         that are no pip (`opened`: a lamp's streak run into a bright pip), that are no pip
-        found already."""
-        if radius not in self._streaks:
-            # the top-hat's only: a lamp's streak is bright
-            self._streaks[radius] = _apart(opened(self._refused[0], False, radius),
-                                           self._found[0])
-        return self._streaks[radius]
+        found already (asked once a frame, by the reader's last look: not kept)."""
+        # the top-hat's only: a lamp's streak is bright
+        return _apart(opened(self._refused[0], False, radius), self._found[0])
 
 
 def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:

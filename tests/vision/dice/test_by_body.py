@@ -84,8 +84,8 @@ def test_the_body_search_looks_past_one_size_s_views(monkeypatch):
     _, img, label = named_sets.render(("tuning", "dice", 25))
     assert tuple(sorted(label["values"])) == read_dice(img).values == (1, 2)
 
-    def after_one_size(image, seen):
-        return learned._another_die(image, learned._one_size(image, seen))
+    def after_one_size(frame, seen):
+        return learned._another_die(frame, learned._one_size(frame, seen))
 
     monkeypatch.setitem(learned.AGAIN, "single_die", (after_one_size,))
     assert read_dice(img).no_decision
