@@ -82,6 +82,10 @@ RIVAL_SHARE = 0.2
 # beside it). A fresh development seed (742001, frame 199) read a 2 with a reflection
 # beside one pip as (1, 1) at 0.60; on 1,351 readable development frames it cost 5 reads.
 LONELY = 0.5
+# ... a candidate within SAME_PIP of its side stands on the 1's own pip (its radius is
+# faces.PIP_RADIUS, 0.085 of a side), not beside it: the tuning set's frame 345, a white 1
+# read at 0.76, was refused for the same pip seen at 88 px as a `split` one.
+SAME_PIP = 0.1
 # A frame refused as `cocked` only for leaning views inside dice read sure, of fewer pips than
 # their value (a subset of a 4's pips off its centre: the crop shows the die's edge) is read
 # when the two dice fit one camera (`_inside`). Within INSIDE of the die's side: development
@@ -470,11 +474,13 @@ def _grid_backs(die: Seen, seen: list[Seen]) -> bool:
 
 
 def _lonely(die: Seen, seen: list[Seen]) -> bool:
-    """Is this die's candidate the only one of its pips' polarity within LONELY of its side?"""
+    """Is this die's candidate the only one of its pips' polarity within LONELY of its side,
+    but for candidates on its own pip (within SAME_PIP of its side: the pip seen at another
+    size, a `split` one or the half-resolution look's)?"""
     c = die.candidate
     return not any(o.candidate is not c and o.candidate.dark == c.dark and
-                   np.hypot(o.candidate.x - c.x, o.candidate.y - c.y) < LONELY * c.side
-                   for o in seen)
+                   SAME_PIP * c.side <= np.hypot(o.candidate.x - c.x, o.candidate.y - c.y)
+                   < LONELY * c.side for o in seen)
 
 
 def _look(image: np.ndarray, cands: list[Candidate]) -> list[Seen]:

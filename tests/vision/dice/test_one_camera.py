@@ -214,3 +214,15 @@ def test_two_dots_the_colour_of_the_felt_round_them_are_no_die_to_measure(monkey
     assert learned.read_learned(img).no_decision
     monkeypatch.setattr(camera, "TOP_CONTRAST", 0.0)
     assert learned.read_learned(img).values == (2, 6)
+
+
+def test_a_candidate_on_a_ones_own_pip_does_not_keep_it_from_being_lonely(monkeypatch):
+    """The tuning set's frame 345: a white 1 read at 0.76 beside a sure 3. The same pip
+    seen at 88 px (a `split` lone pip's guess) lies 0.03 of a side from it: it is the 1's
+    own pip, not one beside it (SAME_PIP). Counted as another pip, the 1 is not lonely and
+    the frame is `single_die`."""
+    from services.scenes import named_sets
+    _, img, label = named_sets.render(("tuning", "dice", 345))
+    assert learned.read_learned(img).values == tuple(sorted(label["values"])) == (1, 3)
+    monkeypatch.setattr(learned, "SAME_PIP", 0.0)
+    assert learned.read_learned(img).reason == "single_die"
