@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
@@ -69,7 +69,8 @@ def kinds(name: str) -> tuple[str, ...]:
     return ("dice",) if name in DEV else ("wheel",) if name in WHEEL_DEV else ("dice", "wheel")
 
 
-def frames(name: str, kind: str, n: int | None = None, jobs: int = 2) -> Iterator[Item]:
+def frames(name: str, kind: str, n: int | None = None, jobs: int = 2
+           ) -> Generator[Item, None, None]:
     """The set's frames in order."""
     if name not in NAMES:
         raise ValueError(f"set: unknown {name!r}")

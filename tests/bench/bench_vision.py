@@ -7,6 +7,7 @@ The dice held-out frames are first checked against the committed pixel hashes
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import multiprocessing
@@ -27,8 +28,9 @@ from services.vision.cli import set_reader
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "vision_dice_mistakes.png"
 FOREIGN_SHEET = ROOT / "docs" / "vision_foreign_mistakes.png"
-TIMED_PER_SIZE = 60  # foreign frames timed per resolution and reader ...
-FOREIGN_PASSES = 3   # ... in this many passes (the median pass reported, as the others)
+TIMED_PER_SIZE = 60  # foreign frames timed per resolution and reader, in passes spread over
+# the benchmark (`Timed`: at its start, after each accuracy run), the median pass reported
+FOREIGN_SIZES = ("640x480", "1280x720")  # the foreign set's resolutions
 # Wheel: frames 0-999 of the held-out seed (dataset.HELDOUT lists 600; frame i depends only
 # on (seed, i), so these continue the same set). With 30 % no-decision cases that is ~300
 # of them: a 0.5 % rate is 1.5 frames, and 0 of 300 bounds the rate below 1 % (95 %).
@@ -70,9 +72,35 @@ def _uncalibrated_heldout(items: list) -> list[str]:
             f"no-decision frames: {v['decided']} of {nd}."]
 
 
-def _foreign(kind: str, keep: dict, timed: dict) -> tuple[E.Report, list]:
+class Timed:
+    """The foreign frames timed, the first TIMED_PER_SIZE of each reader and resolution, and
+    their passes. A pass is taken at the benchmark's start and after each accuracy run: this
+    shared machine's speed drifts from one minute to the next (the wheel reader, unchanged,
+    ran its foreign 640x480 frames at 196, 177 and 144 frames/s in three runs of three
+    passes in a row), and passes in one minute report that minute."""
+
+    def __init__(self) -> None:
+        self.frames: dict[tuple[str, str], list] = {}
+        for kind in ("dice", "wheel"):
+            with contextlib.closing(named_sets.frames("foreign", kind, None, jobs=2)) as items:
+                for item in items:
+                    size = f"{item[1].shape[1]}x{item[1].shape[0]}"
+                    got = self.frames.setdefault((kind, size), [])
+                    if len(got) < TIMED_PER_SIZE:
+                        got.append(item)
+                    if all(len(self.frames.get((kind, s), [])) >= TIMED_PER_SIZE
+                           for s in FOREIGN_SIZES):
+                        break
+        self.runs: dict[tuple[str, str], list[list[float]]] = {k: [] for k in self.frames}
+
+    def one_pass(self) -> None:
+        for (kind, size), items in sorted(self.frames.items()):
+            self.runs[(kind, size)].append(_cpu_ms(items, set_reader(kind, calibrated=False)))
+
+
+def _foreign(kind: str, keep: dict) -> tuple[E.Report, list]:
     """Score one kind of the foreign set (rendered by 2 processes, never kept whole): the
-    mistakes' images are kept for the contact sheet, a few frames per size for timing."""
+    mistakes' images are kept for the contact sheet."""
     reader = set_reader(kind, calibrated=False)
     outcomes = []
     for file, image, label in named_sets.frames("foreign", kind, None, jobs=2):
@@ -81,15 +109,11 @@ def _foreign(kind: str, keep: dict, timed: dict) -> tuple[E.Report, list]:
         if o.verdict in ("wrong", "decided", "missed"):
             keep[file] = cv2.resize(image, (320, int(image.shape[0] * 320 / image.shape[1])),
                                     interpolation=cv2.INTER_AREA)
-        size = f"{image.shape[1]}x{image.shape[0]}"
-        if len(timed.setdefault((kind, size), [])) < TIMED_PER_SIZE:
-            timed[(kind, size)].append((file, image, label))
     return E.score(outcomes), outcomes
 
 
-def _foreign_section() -> list[str]:
+def _foreign_section(timed: Timed) -> list[str]:
     keep: dict = {}
-    timed: dict = {}
     out = ["", "### Foreign set (the one that counts)", "",
            "Rendered by services/scenes/foreign (a second renderer written apart from the "
            "first: its own camera with height 0.4-3 m, tilt 0-30 degrees, roll, radial lens "
@@ -102,7 +126,9 @@ def _foreign_section() -> list[str]:
     mistakes: list = []
     for kind in ("dice", "wheel"):
         _progress(f"foreign {kind}: rendering (2 processes) and reading 500 frames")
-        report, outcomes = _foreign(kind, keep, timed)
+        report, outcomes = _foreign(kind, keep)
+        _progress(f"timing: foreign pass {len(next(iter(timed.runs.values()))) + 1}")
+        timed.one_pass()
         v = report.verdicts
         decided = v["correct"] + v["wrong"]
         out += ["", f"Foreign {kind}:", "", E.markdown(report), "",
@@ -115,15 +141,15 @@ def _foreign_section() -> list[str]:
     out += ["", f"Foreign mistakes, worst first (up to 12 per reader): "
             f"![foreign mistakes](docs/{FOREIGN_SHEET.name}) (docs/{FOREIGN_SHEET.name})", ""]
     rows = []
-    for (kind, size), items in sorted(timed.items()):
-        reader = set_reader(kind, calibrated=False)
-        runs = [_cpu_ms(items, reader) for _ in range(FOREIGN_PASSES)]
+    for (kind, size), runs in sorted(timed.runs.items()):
         ms, rates = _median_pass(runs)
         rows.append(f"| {kind} | {size} | {len(ms)} | {1000 / float(np.mean(ms)):.0f} | "
                     f"{rates} | {np.mean(ms):.2f} | {np.percentile(ms, 95):.2f} |")
+    passes = len(next(iter(timed.runs.values())))
     out += ["Speed without calibration on foreign frames (CPU time of one thread, "
             "cv2.setNumThreads(1), every kind of frame, each frame read 3 times and its "
-            f"median kept; {FOREIGN_PASSES} passes, the table shows the median pass; load "
+            f"median kept; {passes} passes spread over the benchmark, at its start and after "
+            "each accuracy run, in that order; the table shows the median pass; load "
             f"average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: "
             "other processes' work slows a thread's CPU time too, through shared caches):",
             "", "| reader | frame size | frames | frames/s (1 core), median pass | every pass "
@@ -139,10 +165,14 @@ def run() -> str:
     _progress("dice: rendering 200 frames to time, timing pass 1 of 3")
     timed, dice_reader = list(_heldout("dice", 200)), set_reader("dice")
     dice_runs = [_cpu_ms(timed, dice_reader)]
+    _progress("foreign: rendering the frames to time (2 processes), timing pass 1")
+    foreign = Timed()
+    foreign.one_pass()
     _progress("dice: rendering and reading the 1000 held-out frames")
     dice_md, outcomes, items = _dice()
-    _progress("dice: timing pass 2 of 3")
+    _progress("dice: timing pass 2 of 3; foreign pass 2")
     dice_runs.append(_cpu_ms(timed, dice_reader))
+    foreign.one_pass()
     report = E.score(outcomes)
     v, nd = report.verdicts, report.no_decision_frames
     out = [
@@ -159,9 +189,10 @@ def run() -> str:
         f"Worst dice cases: ![mistakes](docs/{SHEET.name}) (docs/{SHEET.name})", ""]
     _progress(f"wheel: rendering (2 processes) and reading {WHEEL_SPEC.n} held-out frames")
     wheel_lines, settled, wheel_reader = _wheel()
-    _progress("timing: wheel pass 1, dice pass 3, wheel passes 2 and 3")
+    _progress("timing: wheel pass 1, dice pass 3, wheel passes 2 and 3; foreign pass 3")
     wheel_runs = [_cpu_ms(settled, wheel_reader)] if settled else []
     dice_runs.append(_cpu_ms(timed, dice_reader))
+    foreign.one_pass()
     if settled:
         wheel_runs += [_cpu_ms(settled, wheel_reader) for _ in range(2)]
     out += _speed("dice", "the first 200 held-out frames (every kind of frame, the full "
@@ -175,7 +206,7 @@ def run() -> str:
     _progress("dice: the held-out frames again, without calibration")
     out += _uncalibrated_heldout(items)
     del items
-    out += _foreign_section()
+    out += _foreign_section(foreign)
     return "\n".join(out)
 
 
