@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "vision_dice_mistakes.png"
 FOREIGN_SHEET = ROOT / "docs" / "vision_foreign_mistakes.png"
 TIMED_PER_SIZE = 60  # foreign frames timed per resolution and reader, in passes spread over
-# the benchmark (`Timed`: at its start, after each accuracy run), the median pass reported
+# the benchmark (`Timed`: at its start and after four accuracy runs), the median pass reported
 FOREIGN_SIZES = ("640x480", "1280x720")  # the foreign set's resolutions
 # Wheel: frames 0-999 of the held-out seed (dataset.HELDOUT lists 600; frame i depends only
 # on (seed, i), so these continue the same set). With 30 % no-decision cases that is ~300
@@ -74,10 +74,11 @@ def _uncalibrated_heldout(items: list) -> list[str]:
 
 class Timed:
     """The foreign frames timed, the first TIMED_PER_SIZE of each reader and resolution, and
-    their passes. A pass is taken at the benchmark's start and after each accuracy run: this
-    shared machine's speed drifts from one minute to the next (the wheel reader, unchanged,
-    ran its foreign 640x480 frames at 196, 177 and 144 frames/s in three runs of three
-    passes in a row), and passes in one minute report that minute."""
+    their passes. A pass is taken at the benchmark's start and after the held-out dice and
+    wheel and the foreign dice and wheel accuracy runs: this shared machine's speed drifts
+    from one minute to the next (the wheel reader, unchanged, ran its foreign 640x480 frames
+    at 196, 177 and 144 frames/s in three runs of three passes in a row), and passes in one
+    minute report that minute."""
 
     def __init__(self) -> None:
         self.frames: dict[tuple[str, str], list] = {}
@@ -148,8 +149,9 @@ def _foreign_section(timed: Timed) -> list[str]:
     passes = len(next(iter(timed.runs.values())))
     out += ["Speed without calibration on foreign frames (CPU time of one thread, "
             "cv2.setNumThreads(1), every kind of frame, each frame read 3 times and its "
-            f"median kept; {passes} passes spread over the benchmark, at its start and after "
-            "each accuracy run, in that order; the table shows the median pass; load "
+            f"median kept; {passes} passes spread over the benchmark: at its start and after the "
+            "held-out dice, held-out wheel, foreign dice and foreign wheel accuracy runs; the "
+            "table shows the median pass; load "
             f"average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: "
             "other processes' work slows a thread's CPU time too, through shared caches):",
             "", "| reader | frame size | frames | frames/s (1 core), median pass | every pass "
