@@ -1,6 +1,7 @@
 """How the dice reader without a calibration decided no-decision frames (a leaning die read as
-a roll): for each such frame of development seeds, the way it was decided and what the
-classifier saw of the leaning die. Development frames only (services/scenes/dice_crops.frame
+a roll, a die off the area): for each such frame of development seeds (read_dice(image), the
+printed outline judging the area), the way it was decided, the frame's true reason and what
+the classifier saw of the leaning die. Development frames only (services/scenes/dice_crops.frame
 refuses the evaluation seeds).
 
     .venv/bin/python -m tests.vision.dice.leak_paths leaning:892001:600 leaning:893001:600
@@ -24,6 +25,7 @@ import numpy as np
 
 from services.scenes.dice_crops import frame
 from services.vision.dice import learned
+from services.vision.dice.reader import read_dice
 
 
 def path(image: np.ndarray, detail: dict[str, Any]) -> str:
@@ -56,10 +58,11 @@ def leaks(source: str, seed: int, n: int) -> list[dict[str, Any]]:
         image, label = frame(source, seed, i)
         if not label["no_decision"]:
             continue
-        reading = learned.read_learned(image)
+        reading = read_dice(image)     # no calibration: learned.py, then the area judge
         if reading.no_decision:
             continue
-        out.append({"frame": f"{source}:{seed}:{i}", "values": list(reading.values or ()),
+        out.append({"frame": f"{source}:{seed}:{i}", "reason": label.get("reason"),
+                    "values": list(reading.values or ()),
                     "path": path(image, reading.detail),
                     "misfit": reading.detail.get("one_camera"),
                     "leaning_die": leaning_view(image, label)})
@@ -78,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         source, seed, n = spec.split(":")
         found += leaks(source, int(seed), int(n))
         frames += int(n)
-    by_path = collections.Counter(f["path"] for f in found)
+    by_path = collections.Counter(f"{f['path']} ({f['reason']})" for f in found)
     if a.json:
         print(json.dumps({"frames": frames, "decided": len(found), "by_path": by_path,
                           "leaks": found}))
