@@ -94,6 +94,10 @@ class Timed:
                         break
         self.runs: dict[tuple[str, str], list[list[float]]] = {k: [] for k in self.frames}
 
+    @property
+    def passes(self) -> int:
+        return len(next(iter(self.runs.values())))
+
     def one_pass(self) -> None:
         for (kind, size), items in sorted(self.frames.items()):
             self.runs[(kind, size)].append(_cpu_ms(items, set_reader(kind, calibrated=False)))
@@ -128,7 +132,7 @@ def _foreign_section(timed: Timed) -> list[str]:
     for kind in ("dice", "wheel"):
         _progress(f"foreign {kind}: rendering (2 processes) and reading 500 frames")
         report, outcomes = _foreign(kind, keep)
-        _progress(f"timing: foreign pass {len(next(iter(timed.runs.values()))) + 1}")
+        _progress(f"timing: foreign pass {timed.passes + 1}")
         timed.one_pass()
         v = report.verdicts
         decided = v["correct"] + v["wrong"]
@@ -146,12 +150,11 @@ def _foreign_section(timed: Timed) -> list[str]:
         ms, rates = _median_pass(runs)
         rows.append(f"| {kind} | {size} | {len(ms)} | {1000 / float(np.mean(ms)):.0f} | "
                     f"{rates} | {np.mean(ms):.2f} | {np.percentile(ms, 95):.2f} |")
-    passes = len(next(iter(timed.runs.values())))
     out += ["Speed without calibration on foreign frames (CPU time of one thread, "
             "cv2.setNumThreads(1), every kind of frame, each frame read 3 times and its "
-            f"median kept; {passes} passes spread over the benchmark: at its start and after the "
-            "held-out dice, held-out wheel, foreign dice and foreign wheel accuracy runs; the "
-            "table shows the median pass; load "
+            f"median kept; {timed.passes} passes spread over the benchmark: at its start and "
+            "after the held-out dice, held-out wheel, foreign dice and foreign wheel accuracy "
+            "runs; the table shows the median pass; load "
             f"average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: "
             "other processes' work slows a thread's CPU time too, through shared caches):",
             "", "| reader | frame size | frames | frames/s (1 core), median pass | every pass "

@@ -74,12 +74,9 @@ class Spots:
         self._hats = [(dark, cv2.morphologyEx(grey, op, HAT_KERNEL))
                       for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
         # each hat's spots above MIN_HAT: the pips, and the outlines of those that are none
-        outlines = [outer_outlines(cv2.threshold(hat, MIN_HAT, 1, cv2.THRESH_BINARY)[1])
-                    for _, hat in self._hats]
-        judged = [[(c, _pip(c, dark)) for c in found]
-                  for (dark, _), found in zip(self._hats, outlines)]
-        self._found = [[p for _, p in hat if p is not None] for hat in judged]
-        self._refused = [[c for c, p in hat if p is None] for hat in judged]
+        judged = [_judged(hat, MIN_HAT, dark) for dark, hat in self._hats]
+        self._found = [found for found, _ in judged]
+        self._refused = [refused for _, refused in judged]
         self._cores: list[list[Pip]] | None = None
 
     def pips(self, cores: bool = True) -> list[Pip]:
@@ -105,8 +102,14 @@ class Spots:
 
 def spots(hat: np.ndarray, level: float, dark: bool) -> list[Pip]:
     """The pips among the spots of the top-hat (or black-hat) above `level`."""
+    return _judged(hat, level, dark)[0]
+
+
+def _judged(hat: np.ndarray, level: float, dark: bool) -> tuple[list[Pip], list[np.ndarray]]:
+    """The spots of the hat above `level`: the pips, and the outlines of those that are none."""
     mask = cv2.threshold(hat, level, 1, cv2.THRESH_BINARY)[1]  # hat > level
-    return [p for c in outer_outlines(mask) if (p := _pip(c, dark)) is not None]
+    judged = [(c, _pip(c, dark)) for c in outer_outlines(mask)]
+    return [p for _, p in judged if p is not None], [c for c, p in judged if p is None]
 
 
 def outer_outlines(mask: np.ndarray) -> list[np.ndarray]:
