@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from services.scenes.train_faces import augment, load
+from services.scenes.train_faces import augment, export, load
 from services.vision.dice.classifier import CLASSES, MODEL, prepare
 
 BATCH = 256
@@ -102,10 +102,7 @@ def distil(train_path: str, val_path: str, out: str, channels: tuple[int, int, i
         print(f"epoch {epoch + 1}/{epochs}: the teacher's class on {100 * agree:.2f} % of the "
               f"validation crops, probabilities apart by {float(apart.median()):.4f} "
               f"(median), error {100 * error:.2f} % ({time.time() - t0:.0f} s)", flush=True)
-    torch.onnx.export(net, torch.zeros(1, 3, x.shape[1], x.shape[2]), out, dynamo=False,
-                      opset_version=13, input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
-    print(f"wrote {out}")
+    export(net, x.shape[1], out)
 
 
 def main(argv: list[str] | None = None) -> int:

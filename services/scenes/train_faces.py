@@ -126,8 +126,15 @@ def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
         err = float((pred != vy).float().mean())
         print(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, validation error "
               f"{100 * err:.2f} % ({time.time() - t0:.0f} s)", flush=True)
+    export(net, x.shape[1], out)
+
+
+def export(net: Any, side: int, out: str) -> None:
+    """The network (in eval mode) as ONNX: input `crops` (N x 3 x side x side, as `prepare`
+    makes them), output `logits` (N x CLASSES), any N."""
+    import torch
     net.eval()
-    torch.onnx.export(net, torch.zeros(1, 3, x.shape[1], x.shape[2]), out, dynamo=False,
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), out, dynamo=False,
                       opset_version=13, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
     print(f"wrote {out}")
