@@ -24,35 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from services.scenes.train_faces import augment, export, load
-from services.vision.dice.classifier import CLASSES, MODEL, prepare
+from services.scenes.train_faces import augment, export, load, model, turn
+from services.vision.dice.classifier import MODEL, prepare
 
 BATCH = 256
 PLAIN_SHARE = 0.75        # of a batch only turned or mirrored; the rest augmented
 LOG_FLOOR = -12.0         # log-probabilities below this count as this (no pull on 1e-9s)
 LOG_WEIGHT = 0.05         # the log-probabilities' squared difference, beside the KL
-
-
-def student(channels: tuple[int, int, int, int], hidden: int) -> Any:
-    """train_faces.model's shape with other widths: four 3x3 convolutions (40 -> 5 px)."""
-    import torch.nn as nn
-
-    def block(i: int, o: int) -> list[Any]:
-        return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
-
-    a, b, c, d = channels
-    return nn.Sequential(*block(3, a), nn.MaxPool2d(2), *block(a, b), nn.MaxPool2d(2),
-                         *block(b, c), nn.MaxPool2d(2), *block(c, d), nn.Flatten(),
-                         nn.Linear(d * 5 * 5, hidden), nn.ReLU(), nn.Linear(hidden, CLASSES))
-
-
-def turned_at_random(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Each crop turned by a random quarter and mirrored half the time (the 8 views)."""
-    out = np.empty_like(x)
-    for i in range(len(x)):
-        a = np.rot90(x[i], int(rng.integers(4)))
-        out[i] = a[:, ::-1] if rng.random() < 0.5 else a
-    return out
 
 
 def distil(train_path: str, val_path: str, out: str, channels: tuple[int, int, int, int],
@@ -72,7 +50,7 @@ def distil(train_path: str, val_path: str, out: str, channels: tuple[int, int, i
     vx_, vy = load(val_path)
     vx = prepare(vx_)
     v_teacher = torch.softmax(taught(vx), 1)
-    net = student(channels, hidden)
+    net = model(channels, hidden, dropout=0.0)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=3e-3, total_steps=epochs * (len(x) // BATCH + 1))
@@ -83,7 +61,8 @@ def distil(train_path: str, val_path: str, out: str, channels: tuple[int, int, i
         for k in range(0, len(x), BATCH):
             idx = order[k:k + BATCH]
             plain = int(PLAIN_SHARE * len(idx))
-            xb = prepare(np.concatenate([turned_at_random(x[idx[:plain]], rng),
+            views = np.array([turn(c, rng) for c in x[idx[:plain]]], x.dtype)
+            xb = prepare(np.concatenate([views.reshape((-1,) + x.shape[1:]),
                                          augment(x[idx[plain:]], rng)]))
             want = F.log_softmax(taught(xb), 1)
             got = F.log_softmax(net(torch.from_numpy(xb)), 1)
