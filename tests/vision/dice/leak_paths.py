@@ -39,11 +39,10 @@ def path(image: np.ndarray, detail: dict[str, Any]) -> str:
 
 def leaning_view(image: np.ndarray, label: dict[str, Any]) -> dict[str, Any] | None:
     """The classifier's likeliest face or lean within half a side of the leaning die."""
-    side = float(label.get("die_px") or label["dice_px"][0].get("side", 40.0))
     die = next((d for d in label["dice_px"] if d.get("pose") not in (None, "flat")), None)
     if die is None:
         return None
-    x, y = die["centre"]
+    (x, y), side = die["centre"], float(die["side"])   # dice_crops.frame labels every side
     near = [s for s in learned.look(image) if 1 <= s.value <= learned.LEANING
             and np.hypot(s.candidate.x - x, s.candidate.y - y) < 0.5 * side]
     if not near:
