@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from services.scenes import dataset
+from services.scenes import nuisances as nz
 from services.scenes.dice import scene as dice_scene
 from services.scenes.foreign import dice as foreign_dice
 from services.scenes.foreign.sets import FOREIGN_SEEDS, TUNING
@@ -47,13 +48,17 @@ FIRST_SEED = 750_001
 LEANING_SEED = 760_001
 WIDE_SEED = 770_001
 SOLID_SEED = 780_001
+COCKED_SEED = 940_001
 SEEDS = {"tuning": FOREIGN_TUNING_SEED, "first": FIRST_SEED, "leaning": LEANING_SEED,
-         "wide": WIDE_SEED, "solid": SOLID_SEED}
+         "wide": WIDE_SEED, "solid": SOLID_SEED, "cocked": COCKED_SEED}
 # ... and the classifier's validation seed of each: the development sets (casino vision eval
 # --set dev-..., the readers' tests and A/B tools)
 VALIDATION = {source: seed + 1 for source, seed in SEEDS.items()}
 # Frames of each source for every `--frames` (the source's index is its place here)
-SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid": 2 / 3}
+SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid": 2 / 3,
+          "cocked": 1 / 2}
+_COCKED = ("first", "wide", "solid")   # the generators a 'cocked' frame comes from, in turn
+_WIDENING = {"wide": dice_scene.WIDE, "solid": dice_scene.SOLID}
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
 
 
@@ -62,7 +67,10 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
     'leaning' (the same, every frame with a leaning die), 'first' (the first generator,
     every nuisance in its pool), 'wide' (the same, widened: more dice styles and cloths,
     dice 30-88 px, some frames 1280x720; dice_scene.WIDE) or 'solid' (the widened dice as
-    cubes under a pinhole camera 0.35-2.5 m up, tilted up to 32 degrees; dice_scene.SOLID)."""
+    cubes under a pinhole camera 0.35-2.5 m up, tilted up to 32 degrees; dice_scene.SOLID),
+    or 'cocked' (the first, wide and solid generators in turn, every frame with a die cocked
+    at 15-40 degrees, its top face foreshortened and a side face showing: the leaning dice
+    the reader took for flat ones came from these three)."""
     if seed in FOREIGN_SEEDS.values() or seed in dataset.RESERVED_SEEDS:
         raise ValueError(f"seed: {seed} is an evaluation seed, never used for training")
     if source in ("tuning", "leaning"):
@@ -72,10 +80,19 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
         for d in label["dice_px"]:
             d["side"] = label["die_px"]
         return image, label
-    widening = {"wide": dice_scene.WIDE, "solid": dice_scene.SOLID}.get(source)
+    if source == "cocked":
+        return _cocked(seed, index)
+    widening = _WIDENING.get(source)
     spec = dataset.SetSpec("dice", 1, seed, _FIRST.nuisances, _FIRST.no_decision_rate,
                            widening=widening)
     return dataset.render(spec, index)
+
+
+def _cocked(seed: int, index: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """A frame of the first, wide or solid generator in turn, with a leaning die."""
+    rng = np.random.default_rng([seed, index])
+    widening = _WIDENING.get(_COCKED[index % 3])
+    return dice_scene.render(rng, nz.pick(rng, _FIRST.nuisances), "cocked", widening)
 
 
 def label_of(x: float, y: float, side: float, dice: list[dict[str, Any]]) -> int | None:

@@ -176,6 +176,17 @@ def test_a_crop_at_the_frame_edge_repeats_the_edge_and_keeps_its_size():
     assert (crop(img, 60.0, 50.0, 30.0)[:, :] == 0).all()
 
 
+def test_the_cocked_source_draws_a_leaning_die_in_every_frame_from_each_generator_in_turn():
+    from services.scenes.dice_crops import COCKED_SEED, frame
+    sizes = set()
+    for i in range(6):
+        image, label = frame("cocked", COCKED_SEED, i)
+        assert label["reason"] == "cocked" and label["no_decision"]
+        assert [d["pose"] for d in label["dice_px"]].count("cocked") == 1
+        sizes.add(image.shape[:2])
+    assert (720, 1280) in sizes and (480, 640) in sizes   # the widened generator's 1280x720 too
+
+
 def test_evaluation_seeds_are_never_rendered_for_training():
     from services.scenes.dice_crops import frame
     from services.scenes.foreign.sets import FOREIGN_SEEDS
