@@ -177,13 +177,17 @@ def test_a_crop_at_the_frame_edge_repeats_the_edge_and_keeps_its_size():
 
 
 def test_the_cocked_source_draws_a_leaning_die_in_every_frame_from_each_generator_in_turn():
-    from services.scenes.dice_crops import COCKED_SEED, frame
-    sizes = set()
+    from services.scenes.dice_crops import COCKED_SEED, FIRST_SEED, frame
+    held_out_side = frame("first", FIRST_SEED, 0)[1]["dice_px"][0]["side"]  # its fixed camera
+    sizes, first = set(), set()
     for i in range(6):
         image, label = frame("cocked", COCKED_SEED, i)
         assert label["reason"] == "cocked" and label["no_decision"]
         assert [d["pose"] for d in label["dice_px"]].count("cocked") == 1
         sizes.add(image.shape[:2])
+        if all(d["side"] == held_out_side for d in label["dice_px"]):
+            first.add(i)
+    assert first == {0, 3}           # the first generator every third frame; the others zoom
     assert (720, 1280) in sizes and (480, 640) in sizes   # the widened generator's 1280x720 too
 
 
