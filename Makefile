@@ -56,12 +56,18 @@ contracts: $(STAMP)
 # training in an environment of its own, since the floor itself needs no PyTorch.
 TRAIN_VENV := .venv-train
 CROPS      := .cache/dice-crops
+# Every crops source but the solid camera's: its flat dice showing their sides taught the
+# network that a side face may be flat (services/vision/README.md, "Tried in stop 29").
+DICE_SOURCES = tuning,first,leaning,wide,cocked
+
 dice-model: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/pip install -q torch==2.13.0 numpy opencv-python-headless onnx onnxruntime==1.32.0
 	mkdir -p $(CROPS)
-	$(PY) -m services.scenes.dice_crops $(CROPS)/train.npz --frames $(or $(FRAMES),2400)
-	$(PY) -m services.scenes.dice_crops $(CROPS)/val.npz --frames 450 --validation
+	$(PY) -m services.scenes.dice_crops $(CROPS)/train.npz --frames $(or $(FRAMES),2400) \
+		--sources $(DICE_SOURCES)
+	$(PY) -m services.scenes.dice_crops $(CROPS)/val.npz --frames 200 --validation \
+		--sources $(DICE_SOURCES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m services.scenes.train_faces \
 		$(CROPS)/train.npz $(CROPS)/val.npz services/vision/dice/faces.onnx
 

@@ -55,16 +55,20 @@ def test_a_face_with_pips_of_its_size_beside_it_is_no_corner_candidate(monkeypat
 
 def test_a_leaning_die_whose_top_face_is_beside_its_side_face_is_not_read(monkeypatch):
     """Leaning set, frame 108: a die leaning 45 degrees shows a 6 on top and a 2 on its side,
-    their pips one group; without ALONE the 6 alone is a candidate read at 0.99, and the
-    frame is decided (6, 6)."""
+    their pips one group. ALONE keeps the 6 from being a candidate of its own (pinned on the
+    drawn face above); with the network before stop 30's that candidate read 6 at 0.99 and
+    the frame was decided (6, 6). Stop 30's network refuses it either way: `single_die`
+    (the other die unseen), `cocked` without ALONE (its views seen leaning). Of 3,250
+    development frames, leaving ALONE out changes one: a no-decision frame no longer
+    decided (742001 frame 245; README, "Stop 30")."""
     img, label = frame("leaning", VALIDATION["leaning"], 108)
     assert label["no_decision"]
-    assert read_dice(img).no_decision
+    assert read_dice(img).reason == "single_die"
     monkeypatch.setattr(C, "ALONE", C.ON_FACE)
-    assert read_dice(img).values == (6, 6)
+    assert read_dice(img).reason == "cocked"
 
 
-@pytest.mark.parametrize("index, values", [(78, (1, 5)), (174, (4, 5))])
+@pytest.mark.parametrize("index, values", [(7, (1, 4)), (174, (4, 5))])
 def test_development_frames_only_the_corner_pairs_read(monkeypatch, index, values):
     img, label = frame("tuning", VALIDATION["tuning"], index)
     assert tuple(sorted(label["values"])) == values

@@ -13,9 +13,12 @@ from services.vision.dice.reader import read_dice
 
 
 @pytest.mark.parametrize("source, seed, index, refused", [
-    ("tuning", 710_001, 384, "dice of different sizes"),   # a 5 from a lone pip at 38 px
+    ("wide", VALIDATION["wide"], 115, "dice of different sizes"),
     ("first", VALIDATION["first"], 86, "dice of different sizes"),
-    ("tuning", 710_001, 147, None),                        # a pip read 2 at 0.50 at 25 px
+    ("first", VALIDATION["first"], 111, "dice of different sizes"),
+    # a frame refused for a small unsure view (the tuning set's 147 with the network before
+    # stop 30's: a pip read 2 at 0.50 at 25 px) is looked at so too; with stop 30's network
+    # none of 3,250 development frames is refused so
 ])
 def test_development_frames_read_at_the_dice_side(monkeypatch, source, seed, index, refused):
     img, label = frame(source, seed, index)
@@ -24,7 +27,6 @@ def test_development_frames_read_at_the_dice_side(monkeypatch, source, seed, ind
     reading = read_dice(img)
     assert reading.reason == "unreadable"
     assert reading.detail.get("why") == refused
-    assert refused or reading.detail["unsure"][0]["side"] < 30
 
 
 def test_a_leaning_view_is_kept_as_it_is(monkeypatch):

@@ -90,8 +90,6 @@ def test_dice_with_dark_pips_are_not_looked_at_so():
 
 
 @pytest.mark.parametrize("source, index, values", [
-    ("first", 84, (1, 5)),     # a 1 whose pip a streak runs into
-    ("first", 204, (4, 6)),    # a 6 whose pips glare runs together
     ("wide", 19, (2, 3)),      # an orange 2 with a glare beside a pip
 ])
 def test_frames_only_the_streak_look_reads(monkeypatch, source, index, values):

@@ -12,16 +12,15 @@ from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
 
-def test_a_translucent_die_s_ghost_pip_read_as_a_5_is_no_reading(monkeypatch):
+def test_a_translucent_die_s_ghost_pip_is_not_read_as_a_5():
     """Widened seed 811001, frame 34: a green translucent 4 with a pip of its far side seen
-    through its middle. The ghost alone is a candidate whose crop reads 5 at 0.97; the 4's
-    grid reads 4 at 0.88 (under FACE_P)."""
+    through its middle. With the network before stop 30's the ghost alone was a candidate
+    read 5 at 0.97 and the 4's grid 4 at 0.88 (under FACE_P): read (4, 5) but for
+    `_read_otherwise` (pinned on views made by hand below). Stop 30's network reads the
+    frame right, and leaving the rule out changes none of 3,250 development frames."""
     img, label = frame("wide", 811_001, 34)
     assert sorted(label["values"]) == [4, 4]
-    got = read_dice(img)
-    assert got.reason == "unreadable" and got.detail["why"] == "one die read two ways"
-    monkeypatch.setattr(learned, "_read_otherwise", lambda die, seen: False)
-    assert read_dice(img).values == (4, 5)
+    assert read_dice(img).values == (4, 4)
 
 
 def view(value: int, belief: float, fit: int | None, x: float = 100.0) -> learned.Seen:
