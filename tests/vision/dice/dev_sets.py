@@ -4,6 +4,10 @@ folder and read there in a minute: what the vision README's development figures 
     .venv/bin/python -m tests.vision.dice.dev_sets cache DIR      # render (about 4 minutes)
     .venv/bin/python -m tests.vision.dice.dev_sets read DIR OUT.json
     .venv/bin/python -m tests.vision.dice.dev_sets diff A.json B.json
+    # a rule switched off: which frames does it change?
+    .venv/bin/python -m tests.vision.dice.dev_sets read DIR OFF.json --set learned.LONELY=0
+    # other development frames, as the tests render them (dice_crops.frame): set solid-786001
+    .venv/bin/python -m tests.vision.dice.dev_sets cache DIR --more solid:786001:300
 
 The sets are `casino vision eval --set` names (services/scenes/named_sets.py): the foreign
 renderer's tuning region and the face classifier's validation seeds (`dev-*`); never an
@@ -11,12 +15,20 @@ evaluation set. `read` reads each frame with read_dice(image) (learned.py, judge
 printed outline) in two processes, prints per set the frames read right of the readable
 ones, the values read wrong and the no-decision frames decided, and writes every frame's
 outcome, values and reason; it exits 1 when a value is read wrong. `diff` lists the frames
-whose outcome or values differ between two such files.
+whose outcome or values differ between two such files. `read --set MODULE.NAME=VALUE` sets a
+module constant of services/vision/dice (learned, candidates, camera...) in each reading
+process first: how the tests' frames were found (a rule switched off, the frames whose
+outcome changes). A constant bound as a function's default (learned.FACE_P in `decide`) is
+not changed so. `cache --more SOURCE:SEED:N` renders N frames of a development source
+(dice_crops.frame, as the tests render them) as the set SOURCE-SEED instead of the six;
+`read --sets` takes it.
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
+import importlib
 import json
 import multiprocessing
 import sys
@@ -46,6 +58,40 @@ def cache(folder: Path) -> None:
         print(f"{name}: {len(labels)} frames", file=sys.stderr, flush=True)
 
 
+def cache_more(folder: Path, spec: str) -> str:
+    """N frames of dice_crops.frame(SOURCE, SEED, i) as DIR/SOURCE-SEED: the set's name."""
+    from services.scenes.dice_crops import frame
+    source, seed, n = spec.split(":")
+    name = f"{source}-{seed}"
+    out = folder / name
+    out.mkdir(parents=True, exist_ok=True)
+    labels = {}
+    for index in range(int(n)):
+        image, label = frame(source, int(seed), index)
+        cv2.imwrite(str(out / f"{index:05d}.png"), image)
+        labels[index] = {k: label.get(k) for k in ("values", "no_decision", "reason")}
+    (out / "labels.json").write_text(json.dumps(labels))
+    print(f"{name}: {len(labels)} frames", file=sys.stderr, flush=True)
+    return name
+
+
+def parse_set(text: str) -> tuple[str, str, Any]:
+    """MODULE.NAME=VALUE of services.vision.dice -> (module, name, value), checked."""
+    target, sep, value = text.partition("=")
+    module, _, name = target.rpartition(".")
+    if not sep or not module or not name:
+        raise ValueError(f"--set {text!r}: expected MODULE.NAME=VALUE")
+    mod = importlib.import_module(f"services.vision.dice.{module}")
+    if not hasattr(mod, name):
+        raise ValueError(f"--set {text!r}: services.vision.dice.{module} has no {name}")
+    return module, name, ast.literal_eval(value)
+
+
+def apply_sets(sets: list[tuple[str, str, Any]]) -> None:
+    for module, name, value in sets:
+        setattr(importlib.import_module(f"services.vision.dice.{module}"), name, value)
+
+
 def outcome(values: tuple[int, int] | None, label: dict[str, Any]) -> str:
     """ok, miss or wrong on a readable frame; nd_ok or nd_decided on a no-decision one."""
     if label["no_decision"]:
@@ -55,10 +101,12 @@ def outcome(values: tuple[int, int] | None, label: dict[str, Any]) -> str:
     return "ok" if sorted(values) == sorted(label["values"]) else "wrong"
 
 
-def read_set(args: tuple[Path, str]) -> tuple[str, dict[str, list[Any]]]:
-    folder, name = args
+def read_set(args: tuple[Path, str, list[tuple[str, str, Any]]]
+             ) -> tuple[str, dict[str, list[Any]]]:
+    folder, name, sets = args
     from services.vision.dice.reader import read_dice
     cv2.setNumThreads(1)
+    apply_sets(sets)
     labels = json.loads((folder / name / "labels.json").read_text())
     found = {}
     for index, label in sorted(labels.items(), key=lambda kv: int(kv[0])):
@@ -81,17 +129,27 @@ def summary(name: str, found: dict[str, list[Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
-    sub.add_parser("cache", help="render the sets to DIR").add_argument("dir", type=Path)
+    cached = sub.add_parser("cache", help="render the sets to DIR")
+    cached.add_argument("dir", type=Path)
+    cached.add_argument("--more", action="append", default=[], metavar="SOURCE:SEED:N",
+                        help="N frames of a development source (dice_crops.frame) instead of "
+                        "the six sets (repeatable)")
     read = sub.add_parser("read", help="read the cached sets, write every frame's outcome")
     read.add_argument("dir", type=Path)
     read.add_argument("out", type=Path)
-    read.add_argument("--sets", default=",".join(SETS), help="comma-separated (default: all)")
+    read.add_argument("--sets", default=",".join(SETS),
+                      help="comma-separated, the six or cached --more sets (default: the six)")
+    read.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                      help="set a constant of services/vision/dice first (repeatable)")
     diff = sub.add_parser("diff", help="frames whose outcome or values differ")
     diff.add_argument("a", type=Path)
     diff.add_argument("b", type=Path)
     args = ap.parse_args(argv)
     if args.command == "cache":
-        cache(args.dir)
+        if not args.more:
+            cache(args.dir)
+        for spec in args.more:
+            cache_more(args.dir, spec)
         return 0
     if args.command == "diff":
         a, b = (json.loads(p.read_text()) for p in (args.a, args.b))
@@ -101,13 +159,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(name, index, was, "->", b[name][index])
         return 0
     names = [n for n in args.sets.split(",") if n]
-    unknown = set(names) - set(SETS)
+    unknown = {n for n in names if n not in SETS and not (args.dir / n / "labels.json").exists()}
     if unknown:
         ap.error(f"--sets: unknown {', '.join(sorted(unknown))}")
+    try:
+        sets = [parse_set(text) for text in args.set]
+    except (ValueError, ImportError, SyntaxError) as error:
+        ap.error(str(error))
     # spawned, not forked: a parent that has run the classifier (ONNX Runtime's threads)
     # may not fork safely
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        report = dict(pool.map(read_set, [(args.dir, n) for n in names]))
+        report = dict(pool.map(read_set, [(args.dir, n, sets) for n in names]))
     for name in names:
         print(summary(name, report[name]), flush=True)
     args.out.write_text(json.dumps(report))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
 from tests.vision.dice import dev_sets
@@ -38,3 +39,30 @@ def test_outcome():
     assert dev_sets.outcome(None, readable) == "miss"
     assert dev_sets.outcome(None, void) == "nd_ok"
     assert dev_sets.outcome((1, 3), void) == "nd_decided"
+
+
+def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_set(tmp_path,
+                                                                                   capsys):
+    """`cache --more` writes dice_crops.frame's frames as a set named SOURCE-SEED; `read --set`
+    sets a constant in the reading processes: LEAN_P 0 takes every view for a leaning die."""
+    assert dev_sets.main(["cache", str(tmp_path), "--more", "tuning:730002:2"]) == 0
+    name = "tuning-730002"
+    labels = json.loads((tmp_path / name / "labels.json").read_text())
+    image, label = frame("tuning", VALIDATION["tuning"], 1)
+    assert labels["1"]["values"] == label["values"]
+    assert (cv2.imread(str(tmp_path / name / "00001.png")) == image).all()
+    out = tmp_path / "off.json"
+    assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", name,
+                          "--set", "learned.LEAN_P=0.0"]) == 0
+    found = json.loads(out.read_text())[name]
+    assert [found[i][2] for i in ("0", "1")] == ["cocked", "cocked"]
+
+
+def test_a_set_naming_no_constant_is_refused_with_the_reason(tmp_path, capsys):
+    for bad, reason in (("learned.NO_SUCH=1", "has no NO_SUCH"),
+                        ("LONELY=0", "expected MODULE.NAME=VALUE"),
+                        ("learned.LONELY=zero", "malformed")):
+        with pytest.raises(SystemExit) as stop:
+            dev_sets.main(["read", str(tmp_path), str(tmp_path / "x.json"), "--sets",
+                           "dev-tuning", "--set", bad])
+        assert stop.value.code == 2 and reason in capsys.readouterr().err
