@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
@@ -50,7 +51,7 @@ def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_se
     labels = json.loads((tmp_path / name / "labels.json").read_text())
     image, label = frame("tuning", VALIDATION["tuning"], 1)
     assert labels["1"]["values"] == label["values"]
-    assert (cv2.imread(str(tmp_path / name / "00001.png")) == image).all()
+    assert np.array_equal(cv2.imread(str(tmp_path / name / "00001.png")), image)
     out = tmp_path / "off.json"
     assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", name,
                           "--set", "learned.LEAN_P=0.0"]) == 0
