@@ -51,7 +51,8 @@ def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_se
     labels = json.loads((tmp_path / name / "labels.json").read_text())
     image, label = frame("tuning", VALIDATION["tuning"], 1)
     assert labels["1"]["values"] == label["values"]
-    assert np.array_equal(cv2.imread(str(tmp_path / name / "00001.png")), image)
+    cached = cv2.imread(str(tmp_path / name / "00001.png"))
+    assert cached is not None and np.array_equal(cached, image)
     out = tmp_path / "off.json"
     assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", name,
                           "--set", "learned.LEAN_P=0.0"]) == 0
