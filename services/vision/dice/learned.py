@@ -48,8 +48,12 @@ UNSURE_P = 0.5     # a die-like candidate no die accounts for: the frame is unre
 # die on an unlit navy cloth, widened 243) is plain too: it may be read, never refuse.
 SAME_DIE = 0.5     # candidates within this many sides are one die
 SAME_SIZE = 1.45   # two dice of one frame: sides within this ratio (a lone pip's guess)
-HOLE_CHROMA = 25.0  # a 1's pip the colour of what lies round its die: a hole in printed ink
+HOLE_CHROMA = 30.0  # a 1's pip the colour of what lies round its die: a hole in printed ink
 HOLE_BRIGHT = 1.35
+# (HOLE_CHROMA 25 until stop 30: a small hole's darkest pixel is the felt blurred with the
+# ink round it, 22-26 off on the ring of a fresh leaning seed's printed 9, 957001 frame 479,
+# read as a 1 beside a flat 6. 30 changed no other of 3,250 development frames nor any of
+# 1,900 fresh ones: README, "Stop 30".)
 # ... on HOLE_SHARE of a ring round its die: the median of the ring took a die's white 1
 # lying across white print for a hole (3 of 1,351 readable development frames; those
 # rings match the pip at 0.08-0.17, the holes the rule finds there at 0.75-0.96).

@@ -59,3 +59,19 @@ def test_a_die_s_1_across_white_print_is_read():
     from services.vision.dice.reader import read_dice
     img, label = frame("tuning", VALIDATION["tuning"], 243)
     assert read_dice(img).values == tuple(sorted(label["values"])) == (1, 3)
+
+
+def test_a_small_blurred_hole_in_ink_of_another_colour_is_no_pip(monkeypatch):
+    """A fresh leaning seed (957001) frame 479: a cocked 3 beside a flat 6, and the counter of
+    a yellow printed 9 found at the 6's side by a second look (`_one_size`) and read 1 at
+    0.98. The hole's darkest pixel is felt blurred with the ink round it: 22-26 off the
+    felt's chroma on most of the ring, so at HOLE_CHROMA 25 it was no hole and the cocked
+    frame was read (1, 6)."""
+    from services.scenes.dice_crops import frame
+    from services.vision.dice.reader import read_dice
+    img, label = frame("leaning", 957_001, 479)
+    assert label["no_decision"]
+    assert learned._hole(img, Candidate(267.5, 424.9, 42.2, 1, 1, True, True))
+    assert read_dice(img).reason == "single_die"
+    monkeypatch.setattr(learned, "HOLE_CHROMA", 25.0)
+    assert read_dice(img).values == (1, 6)
