@@ -50,14 +50,14 @@ SAME_DIE = 0.5     # candidates within this many sides are one die
 SAME_SIZE = 1.45   # two dice of one frame: sides within this ratio (a lone pip's guess)
 HOLE_CHROMA = 30.0  # a 1's pip the colour of what lies round its die: a hole in printed ink
 HOLE_BRIGHT = 1.35
-# (HOLE_CHROMA 25 until stop 30: a small hole's darkest pixel is the felt blurred with the
-# ink round it, 22-26 off on the ring of a fresh leaning seed's printed 9, 957001 frame 479,
-# read as a 1 beside a flat 6. 30 changed no other of 3,250 development frames nor any of
-# 1,900 fresh ones: README, "Stop 30".)
 # ... on HOLE_SHARE of a ring round its die: the median of the ring took a die's white 1
 # lying across white print for a hole (3 of 1,351 readable development frames; those
 # rings match the pip at 0.08-0.17, the holes the rule finds there at 0.75-0.96).
 HOLE_SHARE = 0.65
+# (HOLE_CHROMA was 25 until stop 30: a small hole's darkest pixel is the felt blurred with the
+# ink round it, 22-26 off on the ring of a fresh leaning seed's printed 9, 957001 frame 479,
+# read as a 1 beside a flat 6. 30 changed no other of 3,250 development frames nor any of
+# 1,900 fresh ones: README, "Stop 30".)
 APART = 1.1        # two dice's centres at least this many sides apart, else one lies on the other
 # A lone pip whose ground 0.3 and 0.9 of a side round it is one colour (BGR distance of the
 # medians): felt or print, never asked. On 1,950 development frames (dev-first, -tuning,

@@ -32,11 +32,13 @@ import importlib
 import json
 import multiprocessing
 import sys
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 SETS = ("tuning", "dev-tuning", "dev-first", "dev-wide", "dev-solid", "dev-leaning")
 
@@ -45,34 +47,34 @@ def cache(folder: Path) -> None:
     """Each set's frames as DIR/<set>/<index:05d>.png and their labels in labels.json."""
     from services.scenes import named_sets
     for name in SETS:
-        out = folder / name
-        if (out / "labels.json").exists():
-            continue
-        out.mkdir(parents=True, exist_ok=True)
-        labels = {}
-        for key, image, label in named_sets.frames(name, "dice", None, jobs=2):
-            index = int(key.rsplit("_", 1)[1])
-            cv2.imwrite(str(out / f"{index:05d}.png"), image)
-            labels[index] = label
-        (out / "labels.json").write_text(json.dumps(labels))
-        print(f"{name}: {len(labels)} frames", file=sys.stderr, flush=True)
+        if not (folder / name / "labels.json").exists():
+            write_set(folder / name, ((int(key.rsplit("_", 1)[1]), image, label) for key, image,
+                                      label in named_sets.frames(name, "dice", None, jobs=2)))
 
 
 def cache_more(folder: Path, spec: str) -> str:
-    """N frames of dice_crops.frame(SOURCE, SEED, i) as DIR/SOURCE-SEED: the set's name."""
+    """N frames of dice_crops.frame(SOURCE, SEED, i) as DIR/SOURCE-SEED: the set's name.
+    Their labels keep what `read` judges by (the renderer's own may hold numpy numbers)."""
     from services.scenes.dice_crops import frame
     source, seed, n = spec.split(":")
-    name = f"{source}-{seed}"
-    out = folder / name
+
+    def frames() -> Iterator[tuple[int, np.ndarray, dict[str, Any]]]:
+        for index in range(int(n)):
+            image, label = frame(source, int(seed), index)
+            yield index, image, {k: label.get(k) for k in ("values", "no_decision", "reason")}
+    write_set(folder / f"{source}-{seed}", frames())
+    return f"{source}-{seed}"
+
+
+def write_set(out: Path, frames: Iterable[tuple[int, np.ndarray, dict[str, Any]]]) -> None:
+    """Frames (index, image, label) as OUT/<index:05d>.png and OUT/labels.json."""
     out.mkdir(parents=True, exist_ok=True)
     labels = {}
-    for index in range(int(n)):
-        image, label = frame(source, int(seed), index)
+    for index, image, label in frames:
         cv2.imwrite(str(out / f"{index:05d}.png"), image)
-        labels[index] = {k: label.get(k) for k in ("values", "no_decision", "reason")}
+        labels[index] = label
     (out / "labels.json").write_text(json.dumps(labels))
-    print(f"{name}: {len(labels)} frames", file=sys.stderr, flush=True)
-    return name
+    print(f"{out.name}: {len(labels)} frames", file=sys.stderr, flush=True)
 
 
 def parse_set(text: str) -> tuple[str, str, Any]:

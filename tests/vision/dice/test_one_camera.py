@@ -162,7 +162,7 @@ def rescued_two() -> tuple[np.ndarray, list[learned.Seen], learned.Seen]:
 
 
 @pytest.mark.parametrize("rival, rescued", [
-    (learned.RIVAL_P, True),   # at RIVAL_P
+    (learned.RIVAL_P, True),   # at RIVAL_P (under RIVAL_SHARE of 0.77 too)
     ("share", True),           # over RIVAL_P, exactly RIVAL_SHARE of its belief
     ("over", False),           # over both: a 3 whose middle pip was missed, read 2
 ])
