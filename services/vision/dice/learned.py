@@ -136,6 +136,22 @@ TILT_SHARE = 0.7
 # 8 of the 60. Fresh seeds after it: solid 798001 139 -> 159 and 801001 144 -> 166 of 300
 # read, leaning 799001 and 800001 no further frame decided of 800.
 LEAN_GAP = 0.65
+# A leaning view within SIDE_FACE sides of a die is that die's side face (`_tilted`), not a
+# leaning die: under the solid camera's steep tilts the views centred on a flat die's side
+# face lie 0.55-0.91 sides from its top face's centre and read leaning at 0.70-0.99 (12
+# development frames refused for them alone). Two dice are APART (1.1 sides) or more.
+# At SAME_DIE (0.5), as before: development solid camera 157 of 226; 0.75: 167; 1.0: 169,
+# used seeds solid 786001 160 -> 168 of 223, no further no-decision frame decided of 1,400.
+SIDE_FACE = 1.0
+# `_tilted` also reads two dice both read flat (at RESCUE_P, each backed by its pips' grid)
+# with leaning views beside them, when both dice's side vectors are SIDE_SHOWN sides long at
+# least: a tilted camera shows every die's side (on the tuning region the shorter of a pair's
+# vectors has a median of 0.03 sides at tilts of 0-3 degrees, 0.12 at 9-12, 0.17 at 12-15),
+# and a flat die seen from above shows none, so two such dice are not a tilted camera's.
+# Development frames: +5 read (solid camera 4, tuning set 1), no further no-decision frame
+# decided; SIDE_SHOWN 0.1 costs a solid frame (vectors 0.05) and a used tuning seed's (0.12
+# and 0.01, 742001 frame 228).
+SIDE_SHOWN = 0.1
 # Frames still refused for these reasons are looked at for a tilted camera's dice (`_tilted`).
 TILTED = ("cocked", *RESCUED)
 # Stricter: a die's value must also be the one its found pips' grid makes. Off: on the
@@ -273,12 +289,15 @@ def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:
 
 
 def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen],
-                alike: bool = False) -> Reading | None:
+                alike: bool = False, shown: float = 0.0) -> Reading | None:
     """`reading` with its two dice's misfit (`one_camera`) in its detail when they fit one
-    camera (camera.py) and, `alike`, their sides point alike (camera.alike), else None."""
+    camera (camera.py), `alike`, their sides point alike (camera.alike) and each side vector
+    is `shown` sides long at least, else None."""
     a, b = dice[0].candidate, dice[1].candidate
     measured = camera.sides(image, a, b)
     if measured is None or alike and not camera.alike(measured):
+        return None
+    if min(float(np.linalg.norm(v)) for v in measured) < shown:
         return None
     off = camera.residual(measured, a, b, image.shape[1])
     if off >= camera.FIT:
@@ -293,27 +312,32 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     A leaning view is taken as its likeliest face (`_as_face`) when that face has TILT_SHARE
     of the belief the lean leaves and is the face its pips' grid makes; the frame is decided
     as by `decide` at RESCUE_P when both dice are such views, or one is and the other is read
-    flat as a tilted camera's die may be (`_flat_beside`), every other view leaning LEAN_P or
-    more lies on one of the two (it is that die's), and the two dice's side faces fit one
-    camera (camera.py: a leaning die's side points where it leans; a flat die beside it,
-    seen from above, shows none)."""
+    flat as a tilted camera's die may be (`_flat_beside`), or both are read flat, each backed
+    by its pips' grid (`_grid_backs`), with both side vectors SIDE_SHOWN long; every other
+    view leaning LEAN_P or more lies within SIDE_FACE of one of the two (it is that die's
+    side face), and the two dice's side faces fit one camera (camera.py: a leaning die's side
+    points where it leans; a flat die beside it, seen from above, shows none)."""
     faces = {s.candidate: f for s in seen if (f := _as_face(s)) is not None}
     dice = _surest([faces.get(s.candidate, s) for s in seen if s.value != LEANING
                     or s.candidate in faces], RESCUE_P, RESCUE_P)
-    if len(dice) != 2 or not any(d.candidate in faces for d in dice):
+    if len(dice) != 2:
         return None
     read_flat = [d for d in dice if d.candidate not in faces]
-    if read_flat:   # the other die is a leaning view taken as a face: that view, as seen
+    if len(read_flat) == 2 and not (all(_grid_backs(d, seen) for d in dice) and
+                                    _sides_alike(dice, seen)):
+        return None
+    if len(read_flat) == 1:   # the other die is a leaning view taken as a face: that view
         other = next(d.candidate for d in dice if d.candidate in faces)
         if not _flat_beside(read_flat[0], next(s for s in seen if s.candidate == other), seen):
             return None
     on_dice = [s for s in seen if s.value == LEANING and s.candidate not in faces
-               and any(_near(s.candidate, d.candidate) for d in dice)]
+               and _on_die(s, dice)]
     flat = [faces.get(s.candidate, s) for s in seen if s not in on_dice]
     reading = decide(flat, RESCUE_P, RESCUE_P)
     if reading.no_decision:
         return None
-    fits = _one_camera(image, reading, dice, alike=True)
+    fits = _one_camera(image, reading, dice, alike=True,
+                       shown=SIDE_SHOWN if len(read_flat) == 2 else 0.0)
     if fits is None:
         return None
     return Reading("dice", values=fits.values, confidence=fits.confidence,
@@ -326,6 +350,17 @@ def _flat_beside(die: Seen, leaning: Seen, seen: list[Seen]) -> bool:
     must not see the two plainly apart (their leans LEAN_GAP or more apart), as a leaning die
     beside a flat one seen from above; a tilted camera shows both dice's sides alike."""
     return _grid_backs(die, seen) and leaning.lean - die.lean < LEAN_GAP
+
+
+def _sides_alike(dice: list[Seen], seen: list[Seen]) -> bool:
+    """Do two dice read flat show their sides alike, as under one tilted camera: the most
+    leaning views on each (within SIDE_FACE, its own view included) less than LEAN_GAP
+    apart? A die leaning on its own beside one seen flat from above shows a plainly leaning
+    view (a fresh leaning seed, 1007001 frame 526: a cocked 4 read flat at 0.81 with a view
+    leaning 0.98 on it, beside a 2 whose views lean 0.00)."""
+    a, b = (max((s.lean for s in seen if _on_die(s, [d]) and not s.candidate.split),
+                default=d.lean) for d in dice)
+    return abs(a - b) < LEAN_GAP
 
 
 def _as_face(s: Seen) -> Seen | None:
@@ -457,13 +492,19 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     """The reading of a frame whose dice the classifier reads below FACE_P (a die showing
     its side faces: README, "One camera for both dice"), or None. Decided as by `decide` at
     RESCUE_P, when each die read below FACE_P has found pips whose grid makes the value read
-    (two pieces of evidence agree: `_grid_backs`), and the two dice's side
-    faces fit one camera (camera.py: a leaning die's do not)."""
+    (two pieces of evidence agree: `_grid_backs`), no view leaning UNSURE_P or more lies
+    SIDE_FACE or more from both (a die-like thing no die accounts for), and the two dice's
+    side faces fit one camera (camera.py: a leaning die's do not). A fresh first-generator
+    seed (998001, frame 105) read a felt's dot in a shadow as a 1 at 0.52 beside a 5, its 3
+    seen leaning at 0.62 elsewhere; no development frame was lost to that."""
     reading = decide(seen, RESCUE_P, RESCUE_P)
     if reading.no_decision:
         return None
     dice = _surest(seen, RESCUE_P, RESCUE_P)
     if any(d.belief < FACE_P and not _grid_backs(d, seen) for d in dice):
+        return None
+    if any(s.lean >= UNSURE_P and not s.candidate.split and not _on_die(s, dice)
+           for s in seen):
         return None
     return _one_camera(image, reading, dice)
 
@@ -584,7 +625,17 @@ def _grid_agrees(die: Seen, seen: list[Seen]) -> bool:
 
 
 def _near(a: Candidate, b: Candidate) -> bool:
-    return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_DIE * max(a.side, b.side))
+    return _apart(a, b) < SAME_DIE
+
+
+def _on_die(s: Seen, dice: list[Seen]) -> bool:
+    """Does this view lie within SIDE_FACE of one of the dice (on its top or side face)?"""
+    return any(_apart(s.candidate, d.candidate) < SIDE_FACE for d in dice)
+
+
+def _apart(a: Candidate, b: Candidate) -> float:
+    """How far apart two candidates' centres are, in the larger one's sides."""
+    return float(np.hypot(a.x - b.x, a.y - b.y) / max(a.side, b.side))
 
 
 def _where(s: Seen) -> dict[str, Any]:

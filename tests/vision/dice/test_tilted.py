@@ -162,3 +162,93 @@ def test_another_leaning_die_refuses_the_frame():
     assert learned._tilted(img, seen) is not None
     elsewhere = leaning(5.0, None, 3, 0.1, lean=learned.LEAN_P)
     assert learned._tilted(img, seen + [elsewhere]) is None
+
+
+@pytest.mark.parametrize("index", [68, 220])
+def test_a_leaning_view_on_a_dies_side_face_is_that_dies(monkeypatch, index):
+    """Solid camera: beside the dice seen leaning, a view centred on one die's side face (0.57
+    and 0.68 of a side from its top face's centre) reads leaning at 0.81 and 0.71; within
+    SIDE_FACE it is that die's and the frame is read. Within SAME_DIE only (as before) the
+    frame was refused as `cocked`."""
+    img, label = solid_camera(index)
+    got = read_dice(img)
+    assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
+    monkeypatch.setattr(learned, "SIDE_FACE", learned.SAME_DIE)
+    assert read_dice(img).reason == "cocked"
+
+
+@pytest.mark.parametrize("apart, refused", [(0.99, False), (1.01, True)])
+def test_a_leaning_view_a_side_or_more_from_both_dice_refuses_the_frame(apart, refused):
+    img, _ = solid_camera(5)
+    seen = learned.look(img)
+    reading = learned._tilted(img, seen)
+    assert reading is not None
+    a, b = (d.candidate for d in learned._surest(reading[1], learned.RESCUE_P,
+                                                 learned.RESCUE_P))
+    x = a.x + (1.0 if a.x >= b.x else -1.0) * apart * learned.SIDE_FACE * a.side
+    view = learned.Seen(Candidate(x, a.y, a.side * 0.6, None, 3, False, False),
+                        learned.LEANING, learned.LEAN_P, learned.LEAN_P, 0.1, 3)
+    assert learned._apart(view.candidate, b) > learned.SIDE_FACE
+    assert (learned._tilted(img, seen + [view]) is None) is refused
+
+
+@pytest.mark.parametrize("x, on", [(149.0, True), (150.0, False)])
+def test_a_view_is_on_a_die_under_side_face_sides_from_it(x, on):
+    die = learned.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.95, 0.0)
+    view = leaning(x, None, 3, 0.1)
+    assert learned.SIDE_FACE == 1.0 and learned._on_die(view, [die]) is on
+
+
+@pytest.mark.parametrize("index", [18, 38])
+def test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras(monkeypatch, index):
+    """Solid camera: both dice read flat (a 2 at 0.78 and a 5 at 0.69; a 2 at 0.95 and a 4 at
+    0.80), each backed by its pips' grid, views on their sides leaning up to 0.79 and 0.64,
+    0.78 and 0.78 (`_sides_alike`), one LEAN_P or more: both dice's side vectors are
+    SIDE_SHOWN long or more, and the frame is read. A vector exactly SIDE_SHOWN long counts;
+    one just under it, or a die its grid does not back, leaves it `cocked`."""
+    img, label = solid_camera(index)
+    seen = learned.look(img)
+    assert not any(learned._as_face(s) for s in seen)
+    got = read_dice(img)
+    assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
+    a, b = (d.candidate for d in learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
+    measured = camera.sides(img, a, b)
+    assert measured is not None
+    shortest = min(float(np.linalg.norm(v)) for v in measured)
+    monkeypatch.setattr(learned, "SIDE_SHOWN", shortest)
+    assert read_dice(img).values == got.values
+    monkeypatch.setattr(learned, "SIDE_SHOWN", float(np.nextafter(shortest, 1.0)))
+    assert read_dice(img).reason == "cocked"
+    monkeypatch.setattr(learned, "SIDE_SHOWN", 0.0)
+    monkeypatch.setattr(learned, "_grid_backs", lambda die, seen: False)
+    assert read_dice(img).reason == "cocked"
+
+
+def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(monkeypatch):
+    """A fresh leaning seed (1007001, frame 526): a cocked 4 read flat at 0.81 (its grid's)
+    with a view leaning 0.98 on it, beside a 2 read at 0.99 whose views lean 0.00; the two
+    fit one camera with sides alike and long enough (tilt 12 degrees). Their leans are
+    LEAN_GAP or more apart (`_sides_alike`): refused; without that, read (2, 4)."""
+    img, label = frame("leaning", 1_007_001, 526)
+    seen = learned.look(img)
+    assert label["no_decision"] and not any(learned._as_face(s) for s in seen)
+    dice = learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P)
+    assert not learned._sides_alike(dice, seen)
+    assert read_dice(img).reason == "cocked"
+    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
+    assert learned._sides_alike(dice, seen)
+    assert read_dice(img).values == (2, 4)
+
+
+@pytest.mark.parametrize("near, other, alike", [
+    (0.9, 0.26, True),
+    (0.9, 0.25, False),   # LEAN_GAP (0.65) apart exactly
+    (0.8, 0.8, True),
+])
+def test_two_dice_read_flat_show_their_sides_alike_when_their_leans_are_close(near, other,
+                                                                              alike):
+    a = learned.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.8, 0.1)
+    b = learned.Seen(Candidate(300.0, 100.0, 50.0, 4, 4, False, False), 4, 0.8, other)
+    side = leaning(140.0, None, 3, 0.1, lean=near)      # on a's side face
+    lone = leaning(320.0, None, 3, 0.1, lean=0.99, split=True)  # a split lone pip: no view
+    assert learned._sides_alike([a, b], [a, b, side, lone]) is alike
