@@ -261,3 +261,20 @@ def test_a_first_generator_frame_with_chips_inside_the_outline_is_out_of_area():
     image, label = frame("first", 846_001, 6)
     assert label["reason"] == "out_of_area"
     assert read_dice(image).reason == "out_of_area"
+
+
+def test_a_motion_blurred_outline_still_makes_a_corner(monkeypatch):
+    """A fresh first-generator seed (998001, frame 164): a 5 beyond the outline's bottom side
+    near its bottom-left corner; motion blur widens the printed line to 0.153 of a die where
+    it is half as bright over the cloth. Under THIN_FWHM (0.15) it is no corner's arm, and
+    the frame was read (5, 6); within it, `out_of_area` at the corner."""
+    from services.scenes.dice_crops import frame
+    from services.vision.dice import corners
+    from services.vision.dice.reader import read_dice
+    image, label = frame("first", 998_001, 164)
+    assert label["reason"] == "out_of_area" and "motion_blur" in label["nuisances"]
+    got = read_dice(image)
+    assert got.reason == "out_of_area"
+    assert np.allclose(got.detail["corner"], label["landing_area_px"][3], atol=4)
+    monkeypatch.setattr(corners, "THIN_FWHM", 0.12)
+    assert read_dice(image).values == (5, 6)

@@ -39,8 +39,12 @@ SQUARE = np.radians(70)
 # bright over the cloth as at its middle (at full resolution, a median along it; on
 # development frames the outline's 0.02-0.12, the foreign renderer's layout lines 0.14-0.36
 # but one at 0.1). The layout's broad lines (the pass line, the bets' boxes: 3-7 mm) meet
-# at corners and cross the view too, and a roll lies across them.
-THIN_FWHM = 0.12
+# at corners and cross the view too, and a roll lies across them. Motion blur widens the
+# outline: until stop 31 this was 0.12, and fresh seeds' frames with a die off the area were
+# decided with their outline at 0.13-0.15 (first 998001 164, wide 1019001 119, solid 1001001
+# 230: 0.142-0.153); at 0.15 no development frame changed, at 0.17 three TUNING frames were
+# refused for a layout line's corner.
+THIN_FWHM = 0.15
 LINE_CONTRAST = 8       # grey levels over the cloth: a line is there
 WIDTHS = 24             # places along a line its width is measured at
 # Beyond a corner a line goes on as a thin run of line pixels at half resolution: at most
