@@ -53,6 +53,11 @@ ALONE = 1.7
 # read 4 more for a third more crops.
 PAIR_SIZE = (1.43, 2.3)
 PAIR_GROUP = 4
+# ... with the smaller pip's radius PAIR_TO_STEP of the grid step its diagonal makes: up to
+# 0.5, over a grid fit's 0.44 (pipfinder.PIP_TO_STEP), since blur swells a pip (stop 31: a
+# fresh first-generator seed, 1038001 frame 194, a green 2 under glare and motion blur, its
+# pips 0.48 of their step: no candidate at all, `single_die`). A pair is a 2 or nothing.
+PAIR_TO_STEP = (pipfinder.PIP_TO_STEP[0], 0.5)
 AWAY = 0.75
 ON_DIE = 0.45       # a die's own pips: within this many sides of its centre
 
@@ -122,7 +127,7 @@ class Frame:
 
 def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
     """A 2's candidate (its centre and side from the pair's diagonal: the smaller pip's
-    radius within pipfinder.PIP_TO_STEP of its grid step) for each pair of pips of one
+    radius within PAIR_TO_STEP of its grid step) for each pair of pips of one
     polarity whose sizes are PAIR_SIZE apart or which lie in one group of at most PAIR_GROUP
     pips (see PAIR_SIZE), leaving out pips within AWAY of a die of `dice`."""
     pips = [p for p in pips if all(np.hypot(p.x - d.x, p.y - d.y) > AWAY * d.side
@@ -139,7 +144,7 @@ def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
     i, j = np.triu_indices(len(pips), 1)
     small, ratio = np.minimum(r[i], r[j]), np.maximum(r[i], r[j]) / np.minimum(r[i], r[j])
     step = np.hypot(*(xy[i] - xy[j]).T) / (2 * np.sqrt(2))
-    low, high = pipfinder.PIP_TO_STEP
+    low, high = PAIR_TO_STEP
     ok = (dark[i] == dark[j]) & (low * step <= small) & (small <= high * step) & (
         (home[i] == home[j]) | ((PAIR_SIZE[0] <= ratio) & (ratio <= PAIR_SIZE[1])))
     mid = (xy[i] + xy[j]) / 2

@@ -40,6 +40,31 @@ def test_no_pair(pips):
     assert C.pairs(pips, []) == []
 
 
+@pytest.mark.parametrize("share, off, paired", [
+    (0.5, 0.0, True),                  # PAIR_TO_STEP's top, exactly
+    (0.5, 0.01, False),
+    (0.15, 0.0, True),                 # ... and its bottom
+    (0.15, -0.01, False),
+])
+def test_the_smaller_pip_within_pair_to_step_of_the_grid_step(share, off, paired):
+    """Blur swells a 2's pips past a grid fit's 0.44 of their step; a pair takes up to 0.5
+    (the larger pip 1.5 times the smaller: PAIR_SIZE)."""
+    assert C.PAIR_TO_STEP == (0.15, 0.5)
+    a, b = two(1.0, 1.0)
+    step = np.hypot(a.x - b.x, a.y - b.y) / (2 * np.sqrt(2))   # as `pairs` measures it
+    radius = share * step + off
+    assert (len(C.pairs(two(radius, 1.5 * radius), [])) == 1) is paired
+
+
+def test_a_blurred_two_is_read_as_a_pair(monkeypatch):
+    """A first-generator seed (1038001, frame 194): a green 2 under glare and motion blur, its
+    pips 0.48 of their grid step, beside a sure 4: no candidate but the pair's."""
+    img, label = frame("first", 1_038_001, 194)
+    assert read_dice(img).values == tuple(sorted(label["values"])) == (2, 4)
+    monkeypatch.setattr(C, "PAIR_TO_STEP", (0.15, 0.44))
+    assert read_dice(img).reason == "single_die"
+
+
 def test_pips_of_one_small_group_pair_whatever_their_sizes():
     """Equal pips linked with two dots of print beside them: one group of four."""
     pips = two(4.0, 4.0) + [Pip(100.0 - 20, 100.0, 4.0, False), Pip(100.0 - 40, 100.0, 4.0, False)]
