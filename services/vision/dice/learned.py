@@ -147,10 +147,11 @@ SIDE_FACE = 1.0
 # with leaning views beside them, when both dice's side vectors are SIDE_SHOWN sides long at
 # least: a tilted camera shows every die's side (on the tuning region the shorter of a pair's
 # vectors has a median of 0.03 sides at tilts of 0-3 degrees, 0.12 at 9-12, 0.17 at 12-15),
-# and a flat die seen from above shows none, so two such dice are not a tilted camera's.
-# Development frames: +5 read (solid camera 4, tuning set 1), no further no-decision frame
-# decided; SIDE_SHOWN 0.1 costs a solid frame (vectors 0.05) and a used tuning seed's (0.12
-# and 0.01, 742001 frame 228).
+# and a flat die seen from above shows none, so two such dice are not a tilted camera's; and
+# when their most leaning views are under LEAN_GAP apart (`_sides_alike`). Development
+# frames: +4 read (solid camera 3, tuning set 1), no further no-decision frame decided;
+# SIDE_SHOWN 0.1 costs a solid frame (vectors 0.05) and a used tuning seed's (0.12 and 0.01,
+# 742001 frame 228), `_sides_alike` a solid frame (151: leans 0.05 and 0.81).
 SIDE_SHOWN = 0.1
 # Frames still refused for these reasons are looked at for a tilted camera's dice (`_tilted`).
 TILTED = ("cocked", *RESCUED)
