@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from services.vision.dice import by_body, camera
+from services.vision.dice import by_body, camera, side_faces
 from services.vision.dice.candidates import Candidate, Frame, colours_at, crop, same_size
 from services.vision.dice.classifier import LEANING, NOTHING, classify, turned
 from services.vision.reading import Reading, no_decision
@@ -159,6 +159,7 @@ TILTED = ("cocked", *RESCUED)
 # development frames it refused 25 of 344 dice read right (pips missed or one too many), and
 # no value read wrong was refused by it.
 GRID_AGREES = False
+UNSIDED = True
 
 
 @dataclass(frozen=True)
@@ -318,7 +319,8 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     view leaning LEAN_P or more lies within SIDE_FACE of one of the two (it is that die's
     side face), and the two dice's side faces fit one camera (camera.py: a leaning die's side
     points where it leans; a flat die beside it, seen from above, shows none)."""
-    faces = {s.candidate: f for s in seen if (f := _as_face(s)) is not None}
+    faces = {s.candidate: f for s in seen
+             if (f := _as_face(s) or (_unsided(image, s) if UNSIDED else None)) is not None}
     dice = _surest([faces.get(s.candidate, s) for s in seen if s.value != LEANING
                     or s.candidate in faces], RESCUE_P, RESCUE_P)
     if len(dice) != 2:
@@ -372,6 +374,23 @@ def _as_face(s: Seen) -> Seen | None:
         return None
     share = s.rival / max(1.0 - s.lean, 1e-6)
     return Seen(s.candidate, s.rival_face, share, 0.0) if share >= TILT_SHARE else None
+
+
+def _unsided(image: np.ndarray, s: Seen) -> Seen | None:
+    """A leaning view (not a `split` lone pip) looked at again without its side faces
+    (side_faces.py) as the face its pips' grid makes, when the classifier then sees that face
+    with TILT_SHARE of its belief; else None."""
+    if s.value != LEANING or s.candidate.split:
+        return None
+    c = s.candidate
+    v = camera.side_vector(image, c, dataclasses.replace(c, x=-1e9, y=-1e9))
+    if v is None or float(np.linalg.norm(v)) < SIDE_SHOWN:
+        return None
+    p = turned(side_faces.without_sides(image, c, v)[None])[0]
+    k = int(p.argmax())
+    if not 1 <= k <= 6 or p[k] < (TILT_SHARE if k == c.fit else FACE_P):
+        return None
+    return Seen(c, k, float(p[k]), 0.0)
 
 
 def _within(s: Seen, dice: list[list[Seen]]) -> bool:
