@@ -377,20 +377,22 @@ def _as_face(s: Seen) -> Seen | None:
 
 
 def _unsided(image: np.ndarray, s: Seen) -> Seen | None:
-    """A leaning view (not a `split` lone pip) looked at again without its side faces
-    (side_faces.py) as the face its pips' grid makes, when the classifier then sees that face
-    with TILT_SHARE of its belief; else None."""
+    """A leaning view (not a `split` lone pip) showing a side face (its side vector SIDE_SHOWN
+    long at least) looked at again without it (side_faces.py): the face the classifier then
+    sees, when that is the face its pips' grid makes at TILT_SHARE or another at FACE_P
+    (under a steep camera the grid often misses a pip or takes one off a side face); else
+    None."""
     if s.value != LEANING or s.candidate.split:
         return None
     c = s.candidate
-    v = camera.side_vector(image, c, dataclasses.replace(c, x=-1e9, y=-1e9))
+    v = camera.side_vector(image, c, dataclasses.replace(c, x=-1e9, y=-1e9))  # no other die
     if v is None or float(np.linalg.norm(v)) < SIDE_SHOWN:
         return None
     p = turned(side_faces.without_sides(image, c, v)[None])[0]
-    k = int(p.argmax())
-    if not 1 <= k <= 6 or p[k] < (TILT_SHARE if k == c.fit else FACE_P):
+    k, belief = int(p.argmax()), float(p.max())    # a Python float: compared in float64
+    if not 1 <= k <= 6 or belief < (TILT_SHARE if k == c.fit else FACE_P):
         return None
-    return Seen(c, k, float(p[k]), 0.0)
+    return Seen(c, k, belief, 0.0)
 
 
 def _within(s: Seen, dice: list[list[Seen]]) -> bool:

@@ -1,0 +1,82 @@
+"""A leaning view looked at again without its side faces (side_faces.py, learned._unsided):
+on a drawn die and on the development solid camera's frames (named_sets: never an
+evaluation seed)."""
+from __future__ import annotations
+
+import numpy as np
+
+from services.scenes import named_sets
+from services.vision.dice import learned, side_faces
+from services.vision.dice.candidates import CROP, CROP_SIDES
+from services.vision.dice.classifier import LEANING
+from tests.vision.dice.test_one_camera import FELT, SIDE, die, table
+
+
+def test_the_side_towards_the_base_is_painted_the_felts_colour_and_the_top_kept():
+    img = table()
+    c = die(img, 320, 240, (0.4, 0.0))       # the base 0.4 sides left of the top face
+    got = side_faces.without_sides(img, c, np.array([0.4, 0.0])).astype(int)
+    px = CROP / (CROP_SIDES * SIDE)            # crop pixels a frame pixel
+    mid = CROP // 2
+
+    def at(dx: float) -> np.ndarray:           # the crop's colour dx die sides right of c
+        return got[mid + 3, int(round(mid + dx * SIDE * px))]
+    assert np.abs(at(-0.7) - FELT).max() <= 8          # the side face: felt now
+    assert np.abs(at(-0.49) - FELT).max() <= 8         # the top face beyond BEYOND (0.45)
+    assert at(-0.3).min() > 200 and at(0.3).min() > 200    # the top face kept
+    plain = side_faces.without_sides(img, c, np.array([-0.4, 0.0])).astype(int)
+    assert plain[mid + 3, int(round(mid - 0.7 * SIDE * px))].max() < 200   # painted the other way
+
+
+def view(index: int, value: int) -> tuple[np.ndarray, learned.Seen]:
+    """The development solid camera's frame and its leaning view read `value` unsided."""
+    _, img, _ = named_sets.render(("dev-solid", "dice", index))
+    seen = learned.look(img)
+    s = next(s for s in seen if learned._as_face(s) is None
+             and (u := learned._unsided(img, s)) is not None and u.value == value)
+    return img, s
+
+
+def test_a_tilted_cameras_dice_seen_leaning_are_read_without_their_side_faces(monkeypatch):
+    """Frame 117: a 4 read flat and a 5 seen leaning at 0.73 (its side face in view); without
+    its side face it reads 5 at 0.995. Without the look, `cocked`."""
+    _, img, label = named_sets.render(("dev-solid", "dice", 117))
+    r = learned.read_learned(img)
+    assert r.values == tuple(sorted(label["values"])) == (4, 5) and r.detail["tilted"]
+    monkeypatch.setattr(learned, "UNSIDED", False)
+    assert learned.read_learned(img).reason == "cocked"
+
+
+def test_a_face_its_grid_does_not_make_needs_face_p(monkeypatch):
+    """Frame 117's 5: its pips' grid makes a 2 (pips missed under the tilt): taken at FACE_P."""
+    img, s = view(117, 5)
+    got = learned._unsided(img, s)
+    assert got is not None and s.candidate.fit != 5 and s.value == LEANING
+    monkeypatch.setattr(learned, "FACE_P", got.belief)
+    assert learned._unsided(img, s) is not None
+    monkeypatch.setattr(learned, "FACE_P", float(np.nextafter(got.belief, 1.0)))
+    assert learned._unsided(img, s) is None
+
+
+def test_the_face_its_grid_makes_needs_tilt_share(monkeypatch):
+    """Frame 136's 6 (grid 6) reads 0.70 without its side face: at TILT_SHARE."""
+    img, s = view(136, 6)
+    got = learned._unsided(img, s)
+    assert got is not None and s.candidate.fit == 6
+    monkeypatch.setattr(learned, "TILT_SHARE", got.belief)
+    assert learned._unsided(img, s) is not None
+    monkeypatch.setattr(learned, "TILT_SHARE", float(np.nextafter(got.belief, 1.0)))
+    assert learned._unsided(img, s) is None
+
+
+def test_a_view_showing_no_side_is_not_looked_at_again():
+    """A die seen from above (side vector under SIDE_SHOWN) has no side face to paint out,
+    and a view read as a face is not looked at again; the same die showing its side is."""
+    img = table()
+    c = die(img, 320, 240, (0.0, 0.0))
+    assert learned._unsided(img, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3)) is None
+    tilted = table()
+    c = die(tilted, 320, 240, (0.4, 0.0))
+    assert learned._unsided(tilted, learned.Seen(c, 3, 0.9, 0.05)) is None
+    got = learned._unsided(tilted, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
+    assert got is not None and got.value == 3
