@@ -319,10 +319,15 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     view leaning LEAN_P or more lies within SIDE_FACE of one of the two (it is that die's
     side face), and the two dice's side faces fit one camera (camera.py: a leaning die's side
     points where it leans; a flat die beside it, seen from above, shows none)."""
-    faces = {s.candidate: f for s in seen
-             if (f := _as_face(s) or (_unsided(image, s) if UNSIDED else None)) is not None}
-    dice = _surest([faces.get(s.candidate, s) for s in seen if s.value != LEANING
-                    or s.candidate in faces], RESCUE_P, RESCUE_P)
+    faces = {s.candidate: f for s in seen if (f := _as_face(s)) is not None}
+    unsided = {s.candidate: f for s in seen if s.candidate not in faces
+               and (f := _unsided(image, s) if UNSIDED else None) is not None}
+    dice = _surest([faces.get(s.candidate, unsided.get(s.candidate, s)) for s in seen
+                    if s.value != LEANING or s.candidate in faces or s.candidate in unsided],
+                   RESCUE_P, RESCUE_P)
+    dice = _tops(dice, unsided)
+    faces |= {c: f for c, f in unsided.items() if any(d.candidate == c for d in dice)
+              or not _on_die(f, dice)}
     if len(dice) != 2:
         return None
     read_flat = [d for d in dice if d.candidate not in faces]
@@ -345,6 +350,17 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
         return None
     return Reading("dice", values=fits.values, confidence=fits.confidence,
                    detail={**fits.detail, "tilted": True}), flat
+
+
+def _tops(dice: list[Seen], unsided: dict[Candidate, Seen]) -> list[Seen]:
+    """The dice but those read without their side faces (`unsided`) lying within SIDE_FACE of
+    a die read surer: a view centred on a die's side face, its own side painted out, may
+    read as a face too."""
+    tops: list[Seen] = []
+    for d in sorted(dice, key=lambda d: -d.belief):
+        if not (d.candidate in unsided and _on_die(d, tops)):
+            tops.append(d)
+    return [d for d in dice if d in tops]
 
 
 def _flat_beside(die: Seen, leaning: Seen, seen: list[Seen]) -> bool:

@@ -80,3 +80,16 @@ def test_a_view_showing_no_side_is_not_looked_at_again():
     assert learned._unsided(tilted, learned.Seen(c, 3, 0.9, 0.05)) is None
     got = learned._unsided(tilted, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
     assert got is not None and got.value == 3
+
+
+def test_a_view_on_a_dies_side_face_read_without_it_is_that_die_not_a_third(monkeypatch):
+    """A fresh solid-camera seed's frame (1111001, 331: two flat 4s): a view centred on the
+    upper 4's side face (0.7 of its side off its top) reads 2 at 0.80 with its own side
+    painted out; it lies within SIDE_FACE of the 4 read surer, so it is that die's side
+    (`_tops`). Taken as a third die, the frame was refused."""
+    from services.scenes.dice_crops import frame
+    img, label = frame("solid", 1_111_001, 331)
+    assert sorted(label["values"]) == [4, 4]
+    assert learned.read_learned(img).values == (4, 4)
+    monkeypatch.setattr(learned, "_tops", lambda dice, unsided: dice)
+    assert learned.read_learned(img).no_decision
