@@ -93,3 +93,16 @@ def test_a_view_on_a_dies_side_face_read_without_it_is_that_die_not_a_third(monk
     assert learned.read_learned(img).values == (4, 4)
     monkeypatch.setattr(learned, "_tops", lambda dice, unsided: dice)
     assert learned.read_learned(img).no_decision
+
+
+def test_a_die_read_without_its_side_faces_needs_the_other_die_to_show_its_sides(
+        monkeypatch):
+    """A fresh leaning seed's frame (1137001, 26): a cocked 2 read 2 at 0.77 without its side
+    faces beside a 1 seen from above (side vector 0.05 sides, under SIDE_SHOWN): a camera
+    tilted enough to show one flat die's sides shows the other's. Without that, (1, 2)."""
+    from services.scenes.dice_crops import frame
+    img, label = frame("leaning", 1_137_001, 26)
+    assert label["no_decision"]
+    assert learned.read_learned(img).no_decision
+    monkeypatch.setattr(learned, "SIDE_SHOWN", 0.0)
+    assert learned.read_learned(img).values == (1, 2)
