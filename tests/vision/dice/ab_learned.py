@@ -7,7 +7,7 @@ the CPU time of one thread (cv2.setNumThreads(1), time.thread_time()), the two i
 Development frames only: the foreign renderer's TUNING region with new seeds (741101 at
 640x480, 741102 at 1280x720: sizes changed for speed checks only), the first generator
 (741103, outside its held-out seeds), and the face classifier's validation sets of `casino
-vision eval --set dev-tuning|dev-first|dev-wide|dev-leaning` (dice_crops.frame, seed
+vision eval --set dev-tuning|dev-first|dev-wide|dev-leaning|dev-solid` (dice_crops.frame, seed
 dice_crops.SEEDS + 1; `--cache DIR` reads them from DIR/<source>_<seed>/<index:05d>.png when
 rendered there before). Never the evaluation sets.
 
@@ -39,7 +39,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[3]
 SETS = {"tuning640": 741_101, "tuning1280": 741_102, "generator": 741_103}
-DEV = ("dev-tuning", "dev-first", "dev-wide", "dev-leaning")  # dice_crops's validation sets
+# dice_crops's validation sets
+DEV = ("dev-tuning", "dev-first", "dev-wide", "dev-leaning", "dev-solid")
 # Beliefs (and leans) of two readers compared within this: two runtimes' float sums differ
 # in the last bits (ONNX Runtime against OpenCV's dnn: about 1e-5 in a logit). The rest of a
 # look (candidates, classes) and the readings are compared exactly.
