@@ -320,10 +320,11 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     A leaning view is taken as its likeliest face (`_as_face`) when that face has TILT_SHARE
     of the belief the lean leaves and is the face its pips' grid makes, or as the face it
     reads without its side faces (`_unsided`; one lying on a surer die's side face is that
-    die's, `_tops`); the frame is decided
-    as by `decide` at RESCUE_P when both dice are such views, or one is and the other is read
-    flat as a tilted camera's die may be (`_flat_beside`), or both are read flat, each backed
-    by its pips' grid (`_grid_backs`), with both side vectors SIDE_SHOWN long; every other
+    die's, `_tops`); the frame is decided as by `decide` at RESCUE_P when both dice are such
+    views, or one is and the other is read flat as a tilted camera's die may be
+    (`_flat_beside`), or both are read flat, each backed by its pips' grid (`_grid_backs`);
+    both side vectors SIDE_SHOWN long when both dice are read flat or one is read without
+    its side faces (a camera tilted enough to show one flat die's sides shows both); every other
     view leaning LEAN_P or more lies within SIDE_FACE of one of the two (it is that die's
     side face), and the two dice's side faces fit one camera (camera.py: a leaning die's side
     points where it leans; a flat die beside it, seen from above, shows none)."""
