@@ -92,6 +92,12 @@ LONELY = 0.5
 # faces.PIP_RADIUS, 0.085 of a side), not beside it: the tuning set's frame 345, a white 1
 # read at 0.76, was refused for the same pip seen at 88 px as a `split` one.
 SAME_PIP = 0.1
+# ... and a candidate the classifier sees as no die's centre (NOTHING at LONELY_NOTHING or
+# more) is no pip of the 1's face: a translucent 1 shows a pip of its far face through its
+# body 0.41 of a side off (the tuning set's frame 351, TUNING validation 170: the ghost's
+# crop and the pair's read nothing at 0.60-0.89), a 2's pair is centred on its die and read
+# as a 2. Development frames: +2 read, nothing else changed (0.7: +1); used seeds: none.
+LONELY_NOTHING = 0.5
 # A frame refused as `cocked` only for leaning views inside dice read sure, of fewer pips than
 # their value (a subset of a 4's pips off its centre: the crop shows the die's edge) is read
 # when the two dice fit one camera (`_inside`). Within INSIDE of the die's side: development
@@ -569,9 +575,11 @@ def _grid_backs(die: Seen, seen: list[Seen]) -> bool:
 def _lonely(die: Seen, seen: list[Seen]) -> bool:
     """Is this die's candidate the only one of its pips' polarity within LONELY of its side,
     but for candidates on its own pip (within SAME_PIP of its side: the pip seen at another
-    size, a `split` one or the half-resolution look's)?"""
+    size, a `split` one or the half-resolution look's) and those seen as no die's centre
+    (NOTHING at LONELY_NOTHING)?"""
     c = die.candidate
     return not any(o.candidate is not c and o.candidate.dark == c.dark and
+                   not (o.value == NOTHING and o.belief >= LONELY_NOTHING) and
                    SAME_PIP * c.side <= np.hypot(o.candidate.x - c.x, o.candidate.y - c.y)
                    < LONELY * c.side for o in seen)
 

@@ -12,6 +12,7 @@ import pytest
 from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import camera, learned
 from services.vision.dice.candidates import Candidate
+from services.vision.dice.classifier import LEANING, NOTHING
 
 FELT = (40, 110, 40)
 SIDE = 40.0
@@ -203,11 +204,27 @@ def test_a_one_read_below_face_p_is_backed_only_when_lonely(other, lonely):
     its own pip seen at 88 px, refused before SAME_PIP). Stop 30's network reads those
     frames otherwise; of 3,250 development frames LONELY at 0 reads 4 more (none wrong,
     nothing undecidable decided) and SAME_PIP at 0 changes none: pinned on views made by
-    hand."""
+    hand (the other candidate read as a 2, as a 2's pair centred on its die is)."""
     die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
-    seen = [die, learned.Seen(other, 0, 0.9, 0.0)]
+    seen = [die, learned.Seen(other, 2, 0.9, 0.0)]
     assert learned._lonely(die, seen) is lonely
     assert learned._grid_backs(die, seen) is lonely
+
+
+@pytest.mark.parametrize("value, belief, lonely", [
+    (NOTHING, learned.LONELY_NOTHING, True),     # no die's centre: a spot off the die
+    (NOTHING, float(np.nextafter(learned.LONELY_NOTHING, 0.0)), False),
+    (LEANING, 0.9, False),
+    (2, 0.4, False),
+])
+def test_a_neighbour_seen_as_nothing_is_no_pip_of_the_ones_face(value, belief, lonely):
+    """A translucent 1 with a pip of its far face showing through its body 0.41 of a side
+    off its own (the tuning set's frame 351, red; TUNING validation 170, green): that spot's
+    crop and the pair's, centred off the die, are seen as no die's centre (0.60-0.89); a 2's
+    pair is centred on its die and seen as a 2 (or leaning)."""
+    die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
+    seen = [die, learned.Seen(one(15.0), value, belief, 0.0)]
+    assert learned._lonely(die, seen) is lonely
 
 
 def test_a_die_whose_top_is_the_felts_colour_is_not_measured(monkeypatch):
