@@ -68,10 +68,11 @@ SIDE_PX = 16.0  # a die's silhouette is measured shrunk to this side (px) at mos
 # frames (README); blocks of whole pixels (a numpy mean) mixed printed ink into the body
 
 
-def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
+def side_vector(image: np.ndarray, die: Candidate, other: Candidate | None,
                 shaded: bool = False) -> np.ndarray | None:
-    """s of `die` (die sides, x right and y down), None when its top face or the felt round
-    it is too little in view, its top is the felt's colour (TOP_CONTRAST) or its silhouette runs
+    """s of `die` (die sides, x right and y down; `other`, the other die, kept out of its
+    silhouette, None when not known), None when its top face or the felt round it is too
+    little in view, its top is the felt's colour (TOP_CONTRAST) or its silhouette runs
     out of the frame. `shaded`: beyond SHADED_FROM of its centre only the body's colour
     darker than its top face (under SHADED of its body share) counts: printed ink of the
     die's own colour and brightness touching it is left out, and so is a side face lit as
@@ -106,7 +107,8 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate,
     ab = pixels @ share.T
     rest = np.linalg.norm(pixels - ab @ np.stack([felt, body]), axis=1)
     a, b = ab[:, 0].reshape(dist.shape), ab[:, 1].reshape(dist.shape)
-    near_other = np.hypot(xx - other.x, yy - other.y) < OTHER * other.side
+    near_other = np.zeros(dist.shape, bool) if other is None else \
+        np.hypot(xx - other.x, yy - other.y) < OTHER * other.side
     mask = ((b > BODY) & (b > a) & (rest.reshape(dist.shape) < RESIDUAL * np.linalg.norm(body))
             & (dist < REACH) & ~near_other) | top
     if shaded:

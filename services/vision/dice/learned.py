@@ -169,8 +169,9 @@ TILTED = ("cocked", *RESCUED)
 GRID_AGREES = False
 # A leaning view showing a side face is looked at again without it (`_unsided`,
 # side_faces.py) when `_as_face` does not take it. Development frames: solid camera 171 ->
-# 178 of 226, the rest unchanged, no further no-decision frame decided (at BEYOND 0.55: 175;
-# the grid's face alone, without FACE_P for another: 174); used seeds: solid 786001 +2.
+# 178 of 226, the rest unchanged, no further no-decision frame decided (at BEYOND 0.55: 175,
+# and 174 with the grid's face alone, without FACE_P for another); used seeds: solid 786001
+# +2.
 UNSIDED = True
 
 
@@ -417,7 +418,7 @@ def _unsided(image: np.ndarray, s: Seen) -> Seen | None:
     if s.value != LEANING or s.candidate.split:
         return None
     c = s.candidate
-    v = camera.side_vector(image, c, dataclasses.replace(c, x=-1e9, y=-1e9))  # no other die
+    v = camera.side_vector(image, c, None)     # measured alone: no other die known yet
     if v is None or float(np.linalg.norm(v)) < SIDE_SHOWN:
         return None
     p = turned(side_faces.without_sides(image, c, v)[None])[0]
