@@ -50,9 +50,13 @@ ALONE = 1.7
 # of the sure die's side of its centre left out (that die's own). A pair counts only as a 2
 # read sure. Development frames (README, "Pairs"): 9 more read of 1,351, no further
 # no-decision frame decided; pairing any two pips at a 2's diagonal whatever their sizes
-# read 4 more for a third more crops.
+# read 4 more for a third more crops. PAIR_GROUP was 4 until stop 33: a 2 linked to a chip's
+# three inserts (first 1068001 frame 180) makes a group of 5, no subset of which is tried as
+# a 2. At 7, the most pips `_faces` keeps as one group: development frames +3 (5: +2; 10 and
+# any size: the same 3), fresh seeds +1 of 2,800, 0.95 of the speed on first-generator
+# frames (0.985 at 5), 0.99 on the TUNING region's.
 PAIR_SIZE = (1.43, 2.3)
-PAIR_GROUP = 4
+PAIR_GROUP = 7
 # ... with the smaller pip's radius PAIR_TO_STEP of the grid step its diagonal makes: up to
 # 0.5, over a grid fit's 0.44 (pipfinder.PIP_TO_STEP), since blur swells a pip (stop 31: a
 # fresh first-generator seed, 1038001 frame 194, a green 2 under glare and motion blur, its

@@ -71,6 +71,28 @@ def test_pips_of_one_small_group_pair_whatever_their_sizes():
     assert any(c.x == pytest.approx(100 + DIAGONAL / np.sqrt(8)) for c in C.pairs(pips, []))
 
 
+@pytest.mark.parametrize("more, paired", [(5, True), (6, False)])
+def test_pips_of_a_group_a_face_may_be_pair(more, paired):
+    """The pair and `more` pips linked to it (a chip's inserts in a row 20 px apart): a
+    group of PAIR_GROUP (7) pips pairs, one of 8 does not (printed text, or two dice)."""
+    assert C.PAIR_GROUP == 7
+    pips = two(4.0, 4.0) + [Pip(100.0 - 20 * (k + 1), 100.0, 4.0, False) for k in range(more)]
+    assert len(C.group(pips, C.LINK)) == 1
+    found = any(c.x == pytest.approx(100 + DIAGONAL / np.sqrt(8)) and
+                c.y == pytest.approx(100 + DIAGONAL / np.sqrt(8)) for c in C.pairs(pips, []))
+    assert found is paired
+
+
+def test_a_two_linked_to_a_chips_inserts_is_read_as_a_pair(monkeypatch):
+    """A fresh first-generator seed (1068001, frame 180): a red 2 with a lamp's streak by one
+    pip, its two pips linked to three white inserts of a red chip above it (one group of 5:
+    no grid, and no subset of it is a 2). With pairs from groups of 4 at most, `single_die`."""
+    img, label = frame("first", 1_068_001, 180)
+    assert read_dice(img).values == tuple(sorted(label["values"])) == (2, 2)
+    monkeypatch.setattr(C, "PAIR_GROUP", 4)
+    assert read_dice(img).reason == "single_die"
+
+
 def test_pips_of_a_sure_die_are_not_paired():
     die = C.Candidate(100.0, 100.0, 44.0, 4, 4, False)
     assert C.pairs(two(3.5, 6.0), [die]) == []
