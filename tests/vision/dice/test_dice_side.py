@@ -39,3 +39,15 @@ def test_a_leaning_view_is_kept_as_it_is(monkeypatch):
     assert again[-1] is lean
     assert learned.decide(again).reason == "cocked"
     assert not learned.decide(learned._at_dice_side(Frame(img), seen)).no_decision
+
+
+def test_two_dice_of_guessed_sides_are_looked_at_at_their_mean_side(monkeypatch):
+    """A first-generator seed (1058001, frame 599): two red 1s, a lamp's streak by one's pip,
+    their sides guessed from their pips' radii at 32 and 55 px (SAME_SIZE apart), and no
+    grid of two pips to measure the side: at the mean of the two guesses, (1, 1)."""
+    img, label = frame("first", 1_058_001, 599)
+    assert read_dice(img).values == tuple(sorted(label["values"])) == (1, 1)
+    monkeypatch.setattr(learned, "GUESSED_SIDES", False)
+    reading = read_dice(img)
+    assert reading.reason == "unreadable"
+    assert reading.detail.get("why") == "dice of different sizes"
