@@ -32,8 +32,10 @@ def test_turned_is_the_mean_over_the_eight_turns_and_mirrors():
     assert not np.allclose(classify(c), expected, atol=1e-3)  # the turns do change it
 
 
+# (The first generator's frame 750002/10 was here: since stop 33 a leaning view `BIG` times
+# the dice's size no longer refuses it, and its plain views read it; none of that generator's
+# 217 readable development frames needs the turns any more.)
 @pytest.mark.parametrize("source, seed, index, values", [
-    ("first", 750002, 10, (6, 6)),       # cocked without them
     ("wide", 770002, 19, (2, 3)),        # single_die without them
     ("tuning", 730002, 10, (1, 2)),      # cocked without them
 ])
