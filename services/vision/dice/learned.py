@@ -460,8 +460,8 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
            inside: bool = False) -> Reading:
     """The frame's reading from what the classifier saw at each candidate, a die's face taken
     at `face_p` (`guessed_p` where its pips make no grid); `inside`: a leaning view inside a
-    die read sure is that die's (`_within`), not a leaning die's. A leaning view BIG times
-    the size of the sure dice measured by their grids is no die of this roll."""
+    die read sure is that die's (`_within`), not a leaning die's. A leaning view more than
+    BIG times the side of the biggest sure die its grid measures is no die of this roll."""
     detail: dict[str, Any] = {"dice": []}
     leaning = [s for s in seen if s.lean >= LEAN_P and not s.candidate.split]
     if BIG:
