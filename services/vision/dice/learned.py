@@ -247,8 +247,7 @@ def _at_dice_side(frame: Frame, seen: list[Seen]) -> list[Seen]:
     guesses, GUESSED_SIDES), the mean of their two sides. A leaning or nothing view is kept
     as it is; the frame is decided again at FACE_P only."""
     sure = _surest(seen)
-    measured = [d.candidate.side for d in sure
-                if d.candidate.pips > 1 and d.candidate.fit is not None]
+    measured = _measured(sure)
     if len(sure) == 2 and not measured and GUESSED_SIDES:
         measured = [d.candidate.side for d in sure]
     if len(sure) != 2 or not measured:
@@ -465,8 +464,7 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     detail: dict[str, Any] = {"dice": []}
     leaning = [s for s in seen if s.lean >= LEAN_P and not s.candidate.split]
     if BIG:
-        measured = [s.candidate.side for s in _sure(seen, face_p, guessed_p)
-                    if s.candidate.pips > 1 and s.candidate.fit == s.value]
+        measured = _measured(_sure(seen, face_p, guessed_p))
         if measured:
             leaning = [s for s in leaning if s.candidate.side <= BIG * max(measured)]
     if inside:
@@ -500,6 +498,12 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     values = sorted((a.value, b.value))
     return Reading("dice", values=(values[0], values[1]), confidence=min(a.belief, b.belief),
                    detail=detail)
+
+
+def _measured(dice: list[Seen]) -> list[float]:
+    """The sides of these views of dice that their pips' grid measures: two pips or more
+    making the value read (a lone pip's side is a guess from its radius)."""
+    return [d.candidate.side for d in dice if d.candidate.pips > 1 and d.candidate.fit == d.value]
 
 
 def _read_otherwise(die: Seen, seen: list[Seen]) -> bool:
