@@ -462,19 +462,16 @@ def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_
     die read sure is that die's (`_within`), not a leaning die's. A leaning view more than
     BIG times the side of the biggest sure die its grid measures is no die of this roll."""
     detail: dict[str, Any] = {"dice": []}
+    sure = _sure(seen, face_p, guessed_p)
+    dice = _dice(sure)
     leaning = [s for s in seen if s.lean >= LEAN_P and not s.candidate.split]
-    if BIG:
-        measured = _measured(_sure(seen, face_p, guessed_p))
-        if measured:
-            leaning = [s for s in leaning if s.candidate.side <= BIG * max(measured)]
+    if BIG and (measured := _measured(sure)):
+        leaning = [s for s in leaning if s.candidate.side <= BIG * max(measured)]
     if inside:
-        read = _dice(_sure(seen, face_p, guessed_p))
-        leaning = [s for s in leaning if not _within(s, read)]
+        leaning = [s for s in leaning if not _within(s, dice)]
     if leaning:
         s = max(leaning, key=lambda s: s.lean)
         return no_decision("dice", "cocked", leaning=_where(s), **detail)
-    sure = _sure(seen, face_p, guessed_p)
-    dice = _dice(sure)
     detail["dice"] = [_where(d[0]) for d in dice]
     if any(len({s.value for s in d}) > 1 or _read_otherwise(d[0], seen) for d in dice):
         return no_decision("dice", "unreadable", why="one die read two ways", **detail)
