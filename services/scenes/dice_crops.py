@@ -59,6 +59,12 @@ SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid
           "cocked": 1 / 2}
 _COCKED = ("first", "wide", "solid")   # the generators a 'cocked' frame comes from, in turn
 _WIDENING = {"wide": dice_scene.WIDE, "solid": dice_scene.SOLID}
+# The sources drawn from the foreign renderer's TUNING region (never beyond it)
+_TUNING_PARAMS = {"tuning": TUNING.dice,
+                  "leaning": dataclasses.replace(TUNING.dice, cocked_rate=1.0),
+                  "white": dataclasses.replace(TUNING.dice, styles=("white_black_pips",)),
+                  "white_leaning": dataclasses.replace(TUNING.dice, styles=("white_black_pips",),
+                                                       cocked_rate=1.0)}
 _FIRST = dataset.SetSpec("dice", 1, FIRST_SEED, dataset.HELDOUT["dice"].nuisances, 0.25)
 
 
@@ -70,12 +76,14 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
     cubes under a pinhole camera 0.35-2.5 m up, tilted up to 32 degrees; dice_scene.SOLID),
     or 'cocked' (the first, wide and solid generators in turn, every frame with a die cocked
     at 15-40 degrees, its top face foreshortened and a side face showing: the leaning dice
-    the reader took for flat ones came from these three)."""
+    the reader took for flat ones came from these three), or 'white' (the TUNING region's
+    one white style, white_black_pips, alone: development frames of the style the reader
+    misses most; not a training source) or 'white_leaning' (the same, a die leaning in every
+    frame)."""
     if seed in FOREIGN_SEEDS.values() or seed in dataset.RESERVED_SEEDS:
         raise ValueError(f"seed: {seed} is an evaluation seed, never used for training")
-    if source in ("tuning", "leaning"):
-        params = TUNING.dice if source == "tuning" else \
-            dataclasses.replace(TUNING.dice, cocked_rate=1.0)
+    if source in _TUNING_PARAMS:
+        params = _TUNING_PARAMS[source]
         image, label = foreign_dice.render(np.random.default_rng([seed, index]), params)
         for d in label["dice_px"]:
             d["side"] = label["die_px"]

@@ -66,7 +66,8 @@ def test_a_small_blurred_hole_in_ink_of_another_colour_is_no_pip(monkeypatch):
     a yellow printed 9 found at the 6's side by a second look (`_one_size`) and read 1 at
     0.98. The hole's darkest pixel is felt blurred with the ink round it: 22-26 off the
     felt's chroma on most of the ring, so at HOLE_CHROMA 25 it was no hole and the cocked
-    frame was read (1, 6)."""
+    frame was read (1, 6) (UNFIT, the camera check added since, off: it refuses the pair
+    too)."""
     from services.scenes.dice_crops import frame
     from services.vision.dice.reader import read_dice
     img, label = frame("leaning", 957_001, 479)
@@ -74,4 +75,5 @@ def test_a_small_blurred_hole_in_ink_of_another_colour_is_no_pip(monkeypatch):
     assert learned._hole(img, Candidate(267.5, 424.9, 42.2, 1, 1, True, True))
     assert read_dice(img).reason == "single_die"
     monkeypatch.setattr(learned, "HOLE_CHROMA", 25.0)
+    monkeypatch.setattr(learned, "UNFIT", 0.0)
     assert read_dice(img).values == (1, 6)

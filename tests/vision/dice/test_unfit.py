@@ -1,0 +1,63 @@
+"""A decided frame whose two dice fit no one camera by both measures (learned.UNFIT): the
+whole silhouettes and the shaded sides alone each leave a misfit of UNFIT or more. A flat
+white die on white print spoils the whole silhouette only (the print joins it), a side lit as
+brightly as the top is missed by the shaded part only; a die cocked on the cloth, its side
+face pointing where it leans, spoils both. Development frames (dice_crops.frame: never an
+evaluation seed): the TUNING region's white style alone, `white` and `white_leaning`."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.scenes.dice_crops import frame
+from services.vision.dice import camera, learned
+from services.vision.dice.candidates import Candidate
+from services.vision.dice.reader import read_dice
+
+DICE = [learned.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.99, 0.0),
+        learned.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.99, 0.0)]
+AT = learned.UNFIT
+BELOW = float(np.nextafter(AT, 0.0))
+
+
+@pytest.mark.parametrize("whole, shaded, refused", [
+    (AT, AT, True),            # both at UNFIT: refused
+    (BELOW, 1.0, False),       # the whole silhouettes fit: a side lit as the top, missed
+    (1.0, BELOW, False),       # the shaded sides fit: print joined to the silhouette
+    (None, 1.0, False),        # one measure not taken: nothing to refuse on
+    (1.0, None, False),
+])
+def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, shaded, refused):
+    def misfit(image, a, b, shaded=False):
+        return shaded_misfit if shaded else whole
+    shaded_misfit = shaded
+    monkeypatch.setattr(camera, "misfit", misfit)
+    off = learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
+    assert (off is not None) is refused
+    if refused:
+        assert off == AT
+
+
+@pytest.mark.parametrize("source, seed, index", [
+    ("white_leaning", 1_357_001, 211),   # a white 6 cocked beside a flat 2
+    ("white_leaning", 1_357_001, 643),
+    ("white", 1_346_001, 248),           # a white 5 cocked, its side face's pip in view
+])
+def test_a_cocked_white_die_read_flat_is_refused(monkeypatch, source, seed, index):
+    img, label = frame(source, seed, index)
+    assert label["no_decision"]
+    r = read_dice(img)
+    assert r.reason == "cocked" and r.detail["misfit"] >= learned.UNFIT
+    monkeypatch.setattr(learned, "UNFIT", 0.0)
+    assert not read_dice(img).no_decision
+
+
+@pytest.mark.parametrize("index", [4, 11])
+def test_a_flat_white_die_on_white_print_is_still_read(index):
+    """Its whole silhouette takes the print in (misfits 1.0 and 1.7), its shaded sides fit
+    one camera (0.03, 0.02)."""
+    img, label = frame("white", 1_346_001, index)
+    r = read_dice(img)
+    assert r.values == tuple(sorted(label["values"]))
+    a, b = learned._surest(learned.look(img))[:2]
+    assert camera.misfit(img, a.candidate, b.candidate) > 2 * learned.UNFIT
