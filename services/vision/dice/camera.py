@@ -77,48 +77,69 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate | None,
     darker than its top face (under SHADED of its body share) counts: printed ink of the
     die's own colour and brightness touching it is left out, and so is a side face lit as
     brightly as the top."""
+    return side_vectors(image, die, other)[shaded]
+
+
+def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None
+                 ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """`side_vector` of the whole silhouette and of its shaded part, from one look."""
     x, y, side = die.x, die.y, die.side
     h, w = image.shape[:2]
     r = RING[1] * side
     x0, y0 = max(int(x - r), 0), max(int(y - r), 0)
     x1, y1 = min(int(x + r) + 1, w), min(int(y + r) + 1, h)
-    patch = image[y0:y1, x0:x1]
-    if side > SIDE_PX:
-        f = SIDE_PX / side
-        patch = cv2.resize(patch, (max(round(patch.shape[1] * f), 1),
-                                   max(round(patch.shape[0] * f), 1)),
-                           interpolation=cv2.INTER_AREA)
-    patch = patch.astype(np.float32)
+    patch = _shrunk(image[y0:y1, x0:x1], SIDE_PX / side)
     ph, pw = patch.shape[:2]
     sy, sx = (y1 - y0) / ph, (x1 - x0) / pw     # frame pixels a patch pixel
-    xx, yy = np.meshgrid(x0 + (np.arange(pw) + 0.5) * sx - 0.5,
-                         y0 + (np.arange(ph) + 0.5) * sy - 0.5)
-    dx, dy = (xx - x) / side, (yy - y) / side
+    # The pixels' centres in the frame: a row of x and a column of y (numpy broadcasts them)
+    xs = (x0 + (np.arange(pw) + 0.5) * sx - 0.5)[None, :]
+    ys = (y0 + (np.arange(ph) + 0.5) * sy - 0.5)[:, None]
+    dx, dy = (xs - x) / side, (ys - y) / side
     dist = np.hypot(dx, dy)
     top = np.maximum(np.abs(dx), np.abs(dy)) < TOP
     ring = (dist > RING[0]) & (dist < RING[1])
     if ring.sum() < 30 or top.sum() < 9:
-        return None
+        return None, None
     body, felt = column_medians(patch[top]), column_medians(patch[ring])
     if np.linalg.norm(body - felt) < TOP_CONTRAST:
-        return None
-    share = np.linalg.pinv(np.stack([felt, body], 1))          # 2 x 3: colour -> (felt, body)
+        return None, None
+    basis = np.stack([felt, body])                              # 2 x 3
+    share = np.linalg.solve(basis @ basis.T, basis)             # colour -> (felt, body)
     pixels = patch.reshape(-1, 3)
     ab = pixels @ share.T
-    rest = np.linalg.norm(pixels - ab @ np.stack([felt, body]), axis=1)
+    rest = np.linalg.norm(pixels - ab @ basis, axis=1).reshape(dist.shape)
     a, b = ab[:, 0].reshape(dist.shape), ab[:, 1].reshape(dist.shape)
-    near_other = np.zeros(dist.shape, bool) if other is None else \
-        np.hypot(xx - other.x, yy - other.y) < OTHER * other.side
-    mask = ((b > BODY) & (b > a) & (rest.reshape(dist.shape) < RESIDUAL * np.linalg.norm(body))
-            & (dist < REACH) & ~near_other) | top
-    if shaded:
-        mask &= (b < SHADED) | (dist < SHADED_FROM)
+    mask = (b > BODY) & (b > a) & (rest < RESIDUAL * np.linalg.norm(body)) & (dist < REACH)
+    if other is not None:
+        mask &= np.hypot(xs - other.x, ys - other.y) >= OTHER * other.side
+    mask |= top
+    centre = (min(int((y - y0 + 0.5) / sy), ph - 1), min(int((x - x0 + 0.5) / sx), pw - 1))
+    edges = (x0 == 0, y0 == 0, x1 == w, y1 == h)
+    return tuple(_centroid_vector(m, centre, edges, xs, ys, x, y, side)  # type: ignore
+                 for m in (mask, mask & ((b < SHADED) | (dist < SHADED_FROM))))
+
+
+def _shrunk(patch: np.ndarray, f: float) -> np.ndarray:
+    """The patch scaled by f (INTER_AREA) when f is under 1, as float32."""
+    if f < 1:
+        patch = cv2.resize(patch, (max(round(patch.shape[1] * f), 1),
+                                   max(round(patch.shape[0] * f), 1)),
+                           interpolation=cv2.INTER_AREA)
+    return patch.astype(np.float32)
+
+
+def _centroid_vector(mask: np.ndarray, centre: tuple[int, int],
+                     edges: tuple[bool, bool, bool, bool], xs: np.ndarray, ys: np.ndarray,
+                     x: float, y: float, side: float) -> np.ndarray | None:
+    """Twice the way (die sides) from the centroid of the part of `mask` joined to the top
+    face's `centre` to the die's centre (x, y); None when it runs into the frame's edge."""
     _, labels = cv2.connectedComponents(mask.astype(np.uint8))
-    mine = labels == labels[min(int((y - y0 + 0.5) / sy), ph - 1),
-                            min(int((x - x0 + 0.5) / sx), pw - 1)]
-    if _cut(mine, (x0 == 0, y0 == 0, x1 == w, y1 == h)):
+    mine = labels == labels[centre]
+    if _cut(mine, edges):
         return None
-    return np.array([2 * (x - xx[mine].mean()) / side, 2 * (y - yy[mine].mean()) / side])
+    n = mine.sum()
+    return np.array([2 * (x - float(mine.sum(0) @ xs[0]) / n) / side,
+                     2 * (y - float(mine.sum(1) @ ys[:, 0]) / n) / side])
 
 
 def _cut(mine: np.ndarray, edges: tuple[bool, bool, bool, bool]) -> bool:

@@ -6,6 +6,8 @@ face pointing where it leans, spoils both. Development frames (dice_crops.frame:
 evaluation seed): the TUNING region's white style alone, `white` and `white_leaning`."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -14,8 +16,8 @@ from services.vision.dice import camera, learned
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
-DICE = [learned.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.99, 0.0),
-        learned.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.99, 0.0)]
+DICE = [learned.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.95, 0.0),
+        learned.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.95, 0.0)]
 AT = learned.UNFIT
 BELOW = float(np.nextafter(AT, 0.0))
 
@@ -28,14 +30,29 @@ BELOW = float(np.nextafter(AT, 0.0))
     (1.0, None, False),
 ])
 def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, shaded, refused):
-    def misfit(image, a, b, shaded=False):
-        return shaded_misfit if shaded else whole
-    shaded_misfit = shaded
-    monkeypatch.setattr(camera, "misfit", misfit)
+    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [whole, shaded])
     off = learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
     assert (off is not None) is refused
     if refused:
         assert off == AT
+
+
+@pytest.mark.parametrize("belief, asked", [
+    (float(np.nextafter(learned.UNFIT_BELOW, 0.0)), True),
+    (learned.UNFIT_BELOW, False),   # both dice read this sure: not asked
+])
+def test_only_a_pair_with_a_die_read_below_unfit_below_is_asked(monkeypatch, belief, asked):
+    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [1.0, 1.0])
+    dice = [dataclasses.replace(DICE[0], belief=0.999), dataclasses.replace(DICE[1], belief=belief)]
+    assert (learned._unfit(np.zeros((10, 10, 3), np.uint8), dice) is not None) is asked
+
+
+def test_both_measures_come_from_one_look_at_each_die():
+    """camera.side_vectors gives side_vector's whole and shaded vectors at once."""
+    img, _ = frame("white", 1_346_001, 4)
+    a, b = (d.candidate for d in learned._surest(learned.look(img))[:2])
+    for shaded in (False, True):
+        assert learned._misfits(img, a, b)[shaded] == camera.misfit(img, a, b, shaded)
 
 
 @pytest.mark.parametrize("source, seed, index", [
