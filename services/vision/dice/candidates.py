@@ -102,6 +102,11 @@ class Frame:
         self._spots = pipfinder.Spots(image)
         self._found: dict[bool, list[Candidate]] = {}
 
+    @property
+    def grey(self) -> np.ndarray:
+        """The frame in grey (cv2.COLOR_BGR2GRAY), as the pip finder took it."""
+        return self._spots.grey
+
     def candidates(self, cores: bool = True) -> list[Candidate]:
         if cores not in self._found:
             if cores and not any(self._spots.cores()) and False in self._found:
@@ -145,7 +150,7 @@ def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
     xy = np.array([(p.x, p.y) for p in pips])
     r = np.array([p.r for p in pips])
     dark = np.array([p.dark for p in pips])
-    i, j = np.triu_indices(len(pips), 1)
+    i, j = pipfinder.index_pairs(len(pips))
     small, ratio = np.minimum(r[i], r[j]), np.maximum(r[i], r[j]) / np.minimum(r[i], r[j])
     step = np.hypot(*(xy[i] - xy[j]).T) / (2 * np.sqrt(2))
     low, high = PAIR_TO_STEP
@@ -242,7 +247,7 @@ def _one_die(pips: list[Pip], faces: list[list[int]]) -> bool:
     xy = np.array([np.mean([(pips[i].x, pips[i].y) for i in f], axis=0) for f in faces])
     side = median(np.array([pips[i].r for f in faces for i in f])) / PIP_RADIUS
     apart = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
-    return bool(np.any(apart[np.triu_indices(len(faces), 1)] < side))
+    return bool(np.any(apart[pipfinder.index_pairs(len(faces))] < side))
 
 
 def _corner_subsets(pips: list[Pip], members: list[int]) -> list[list[int]]:
@@ -256,7 +261,7 @@ def _corner_subsets(pips: list[Pip], members: list[int]) -> list[list[int]]:
         return []
     xy = np.array([(pips[i].x, pips[i].y) for i in members])
     r = np.array([pips[i].r for i in members])
-    a, b = np.triu_indices(len(members), 1)
+    a, b = pipfinder.index_pairs(len(members))
     d = np.hypot(*(xy[a] - xy[b]).T)
     rr = (r[a] + r[b]) / 2
     low, high = (2 * np.sqrt(2) / q for q in reversed(pipfinder.PIP_TO_STEP))

@@ -70,7 +70,8 @@ class Spots:
     find_pips(image, cores): the bright pips then their cores, the dark pips then theirs."""
 
     def __init__(self, image: np.ndarray) -> None:
-        grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        self.grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)   # kept: outline.judge_area's
+        grey = cv2.GaussianBlur(self.grey, (3, 3), 0)
         self._hats = [(dark, cv2.morphologyEx(grey, op, HAT_KERNEL))
                       for dark, op in ((False, cv2.MORPH_TOPHAT), (True, cv2.MORPH_BLACKHAT))]
         # each hat's spots above MIN_HAT: the pips, and the outlines of those that are none
@@ -202,7 +203,7 @@ def group(pips: list[Pip], link: float = LINK) -> list[list[int]]:
     xy = np.array([(p.x, p.y) for p in pips]).reshape(-1, 2)
     r = np.array([p.r for p in pips])
     dark = np.array([p.dark for p in pips], bool)
-    first, second = _pairs(len(pips))
+    first, second = index_pairs(len(pips))
     dx, dy = (xy[second] - xy[first]).T
     d = np.hypot(dx, dy)
     ri, rj = r[first], r[second]
@@ -218,8 +219,8 @@ def group(pips: list[Pip], link: float = LINK) -> list[list[int]]:
 
 
 @lru_cache(maxsize=256)
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """np.triu_indices(n, 1), kept (read-only) for each pip count."""
+def index_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.triu_indices(n, 1), kept (read-only) for each count (every pair of n things)."""
     first, second = np.triu_indices(n, 1)
     first.flags.writeable = second.flags.writeable = False
     return first, second
