@@ -220,8 +220,8 @@ class Seen:
     plain: bool = False  # on plain ground (`_plain`): no die's body, so never `unsure`
 
 
-def read_learned(image: np.ndarray) -> Reading:
-    frame = Frame(image)
+def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
+    frame = frame or Frame(image)
     seen = look(image, frame)
     reading, dice = decide(seen), _surest(seen)
     if reading.no_decision and reading.reason == "cocked":

@@ -57,13 +57,15 @@ ON_LINE = 0.025         # a piece within this share of the frame of a line lies 
 PARALLEL = np.radians(12)  # the two opposite sides of an outline seen by a camera
 
 
-def judge_area(image: np.ndarray, reading: Reading) -> Reading:
+def judge_area(image: np.ndarray, reading: Reading, grey: np.ndarray | None = None
+               ) -> Reading:
     """`reading`, or `out_of_area` when the frame's printed outline (or, with none whole in
-    view, one of its corners or a side across the view) has one die off it."""
+    view, one of its corners or a side across the view) has one die off it. `grey`: the
+    frame in grey when already made (cv2.COLOR_BGR2GRAY)."""
     dice = reading.detail.get("dice", [])
     if reading.no_decision or len(dice) != 2:
         return reading
-    grey, mask, near, lines = _lines(image)
+    grey, mask, near, lines = _lines(image, grey)
     die = float(np.mean([d["side"] for d in dice])) / 2  # at half resolution
     quad = _best_quad(mask, near, lines, die)
     if quad is not None:
@@ -134,12 +136,14 @@ def printed_area(image: np.ndarray) -> np.ndarray | None:
     return None if quad is None else _full(quad)
 
 
-def _lines(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+def _lines(image: np.ndarray, grey: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
     """The frame in grey and, at half resolution, the light thin lines' pixels, the pixels
     near them and the straight lines the long pieces of them lie on."""
     # A printed line 3 px wide or more is still a line at half resolution, at a quarter of
     # the cost (every decided frame pays for this).
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if grey is None:
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     mask = line_mask(cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
                                 interpolation=cv2.INTER_AREA))
     h, w = mask.shape

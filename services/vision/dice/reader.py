@@ -26,6 +26,7 @@ import numpy as np
 
 from services.vision.dice.blobs import Blob
 from services.vision.dice.calibration import DiceCalibration
+from services.vision.dice.candidates import Frame
 from services.vision.dice.faces import CELLS, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.leaning import looks_leaning
 from services.vision.dice.learned import read_learned
@@ -66,7 +67,8 @@ def read_dice(image: np.ndarray, calibration: DiceCalibration | None = None) -> 
     where no die can be seen is `no_dice`."""
     image = _as_bgr(image)
     if calibration is None:
-        return judge_area(image, read_learned(image))
+        frame = Frame(image)
+        return judge_area(image, read_learned(image, frame), frame.grey)
     to_mm = _to_mm(calibration)
     blobs = find_blobs(image, calibration, to_mm)
     die_mm = calibration.die_mm
