@@ -78,3 +78,17 @@ def test_a_flat_white_die_on_white_print_is_still_read(index):
     assert r.values == tuple(sorted(label["values"]))
     a, b = learned._surest(learned.look(img))[:2]
     assert camera.misfit(img, a.candidate, b.candidate) > 2 * learned.UNFIT
+
+
+@pytest.mark.parametrize("index", [331, 550])
+def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, index):
+    """A white die cocked beside a flat one, read below FACE_P and rescued: the whole
+    silhouettes fit one camera (0.12, 0.10: a wide lens with its foot at the flat die), the
+    shaded sides misfit by 0.25 and 0.39 (learned.RESCUE_UNFIT)."""
+    img, label = frame("white_leaning", 1_347_001, index)
+    assert label["no_decision"] and read_dice(img).no_decision
+    seen = learned.look(img)
+    assert learned._rescue(img, seen) is None
+    monkeypatch.setattr(learned, "RESCUE_UNFIT", False)
+    assert learned._rescue(img, seen) is not None
+    assert not read_dice(img).no_decision
