@@ -33,11 +33,13 @@ def test_both_dice_seen_leaning_under_a_tilted_camera_are_read(monkeypatch, inde
 def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
     """Leaning set, frame 120: a 2 leaning 0.45 beside a 5 read flat at 0.98; the 2's face
     has 0.64 of what the lean leaves (0.35 of 0.55), under TILT_SHARE: the frame stays
-    `single_die`. Taken at 0.5, the cocked frame is read (2, 5)."""
+    `single_die`. Taken at 0.5, the cocked frame is read (2, 5) (but for LATER_SHADED, which
+    refuses it too: its dice are white)."""
     img, label = frame("leaning", VALIDATION["leaning"], 120)
     assert label["no_decision"]
     assert read_dice(img).reason == "single_die"
     monkeypatch.setattr(learned, "TILT_SHARE", 0.5)
+    monkeypatch.setattr(learned, "LATER_SHADED", False)
     assert read_dice(img).values == (2, 5)
 
 
@@ -231,7 +233,8 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     """A fresh leaning seed (1007001, frame 526): a cocked 4 read flat at 0.81 (its grid's)
     with a view leaning 0.98 on it, beside a 2 read at 0.99 whose views lean 0.00; the two
     fit one camera with sides alike and long enough (tilt 12 degrees). Their leans are
-    LEAN_GAP or more apart (`_sides_alike`): refused; without that, read (2, 4)."""
+    LEAN_GAP or more apart (`_sides_alike`): refused; without that (and LATER_SHADED, which
+    refuses it too), read (2, 4)."""
     img, label = frame("leaning", 1_007_001, 526)
     seen = learned.look(img)
     assert label["no_decision"] and not any(learned._as_face(s) for s in seen)
@@ -240,6 +243,7 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     assert read_dice(img).reason == "cocked"
     monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
     assert learned._sides_alike(dice, seen)
+    monkeypatch.setattr(learned, "LATER_SHADED", False)
     assert read_dice(img).values == (2, 4)
 
 

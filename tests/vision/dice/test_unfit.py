@@ -91,4 +91,30 @@ def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, index)
     assert learned._rescue(img, seen) is None
     monkeypatch.setattr(learned, "RESCUE_UNFIT", False)
     assert learned._rescue(img, seen) is not None
+    monkeypatch.setattr(learned, "LATER_SHADED", False)   # which refuses these too
     assert not read_dice(img).no_decision
+
+
+@pytest.mark.parametrize("index", [16, 41])
+def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
+        monkeypatch, index):
+    """White dice, one cocked, read as a tilted camera's (`_tilted`: both seen leaning, the
+    whole silhouettes fitting one camera with sides alike); their shaded sides misfit by 0.25
+    and 0.62 (learned.LATER_SHADED)."""
+    img, label = frame("white_leaning", 1_357_001, index)
+    assert label["no_decision"]
+    r = read_dice(img)
+    assert r.reason == "cocked" and r.detail["misfit"] >= learned.UNFIT
+    monkeypatch.setattr(learned, "LATER_SHADED", False)
+    assert not read_dice(img).no_decision
+
+
+@pytest.mark.parametrize("source, seed, index, pale", [
+    ("white", 1_346_001, 4, True),        # white dice (a 6 and a 4)
+    ("tuning", 1_366_001, 451, False),    # green translucent
+    ("tuning", 1_366_001, 7, False),      # black
+])
+def test_pale_dice_are_white_ones(source, seed, index, pale):
+    img, _ = frame(source, seed, index)
+    dice = learned._surest(learned.look(img), learned.RESCUE_P, learned.RESCUE_P)
+    assert len(dice) >= 1 and all(learned._pale(img, d.candidate) is pale for d in dice)
