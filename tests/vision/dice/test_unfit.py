@@ -31,6 +31,7 @@ BELOW = float(np.nextafter(AT, 0.0))
 ])
 def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, shaded, refused):
     monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [whole, shaded])
+    monkeypatch.setattr(learned, "_pale", lambda image, die: True)
     off = learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
     assert (off is not None) is refused
     if refused:
@@ -43,6 +44,7 @@ def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, sh
 ])
 def test_only_a_pair_with_a_die_read_below_unfit_below_is_asked(monkeypatch, belief, asked):
     monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [1.0, 1.0])
+    monkeypatch.setattr(learned, "_pale", lambda image, die: True)
     dice = [dataclasses.replace(DICE[0], belief=0.999), dataclasses.replace(DICE[1], belief=belief)]
     assert (learned._unfit(np.zeros((10, 10, 3), np.uint8), dice) is not None) is asked
 
@@ -107,6 +109,16 @@ def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
     assert r.reason == "cocked" and r.detail["misfit"] >= learned.UNFIT
     monkeypatch.setattr(learned, "LATER_SHADED", False)
     assert not read_dice(img).no_decision
+
+
+def test_only_pale_dice_are_asked(monkeypatch):
+    """A pair whose dice are not both pale (translucent, black) is never refused so."""
+    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [1.0, 1.0])
+    monkeypatch.setattr(learned, "_pale", lambda image, die: die is DICE[0].candidate)
+    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE) is None
+    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE, later=True) is None
+    monkeypatch.setattr(learned, "UNFIT_PALE", False)
+    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE) == 1.0
 
 
 @pytest.mark.parametrize("source, seed, index, pale", [
