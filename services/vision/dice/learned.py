@@ -194,9 +194,10 @@ GUESSED_SIDES = True
 # when its dice fit no one camera by both measures at UNFIT or more (`_unfit`): a white die
 # cocked on the cloth, its top face read sure, shows a side face as big as half its top (the
 # TUNING region's white style alone: 11 of 685 leaning frames decided, 5 at the first look,
-# 4 rescued, 2 by a look again). On flat pairs the whole silhouette misfits often (white print joins a white die:
-# 168 of 464 read right over 0.2) and the shaded part seldom (0 of them; 11 of 1,264 other
-# development reads, dice whose lit side it misses), both together on 5 of 1,728.
+# 4 rescued, 2 by a look again). On flat pairs the whole silhouette misfits often (white
+# print joins a white die: 168 of 464 read right over 0.2) and the shaded part seldom (0 of
+# them; 11 of 1,264 other development reads, dice whose lit side it misses), both together
+# on 5 of 1,728.
 # Development frames: 0.2 caught 5 leaks and cost 5 reads, 0.24 caught 4 and cost 3, 0.3
 # caught 2 and cost 1. Fresh seeds at 0.24 (`dev_sets read --set learned.UNFIT=0`):
 # white_leaning 1357001 18 -> 14 of 800 decided, leaning 1367001 4 -> 3 of 600, tuning
