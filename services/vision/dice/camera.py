@@ -77,12 +77,13 @@ def side_vector(image: np.ndarray, die: Candidate, other: Candidate | None,
     darker than its top face (under SHADED of its body share) counts: printed ink of the
     die's own colour and brightness touching it is left out, and so is a side face lit as
     brightly as the top."""
-    return side_vectors(image, die, other)[shaded]
+    return side_vectors(image, die, other, (shaded,))[0]
 
 
-def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None
-                 ) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """`side_vector` of the whole silhouette and of its shaded part, from one look."""
+def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None,
+                 parts: tuple[bool, ...] = (False, True)) -> tuple[np.ndarray | None, ...]:
+    """`side_vector` of each of `parts` (False: the whole silhouette, True: its shaded
+    part) from one look at the die: the patch and its colours are measured once."""
     x, y, side = die.x, die.y, die.side
     h, w = image.shape[:2]
     r = RING[1] * side
@@ -99,10 +100,10 @@ def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None
     top = np.maximum(np.abs(dx), np.abs(dy)) < TOP
     ring = (dist > RING[0]) & (dist < RING[1])
     if ring.sum() < 30 or top.sum() < 9:
-        return None, None
+        return (None,) * len(parts)
     body, felt = column_medians(patch[top]), column_medians(patch[ring])
     if np.linalg.norm(body - felt) < TOP_CONTRAST:
-        return None, None
+        return (None,) * len(parts)
     basis = np.stack([felt, body])                              # 2 x 3
     share = np.linalg.solve(basis @ basis.T, basis)             # colour -> (felt, body)
     pixels = patch.reshape(-1, 3)
@@ -115,8 +116,9 @@ def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None
     mask |= top
     centre = (min(int((y - y0 + 0.5) / sy), ph - 1), min(int((x - x0 + 0.5) / sx), pw - 1))
     edges = (x0 == 0, y0 == 0, x1 == w, y1 == h)
-    return tuple(_centroid_vector(m, centre, edges, xs, ys, x, y, side)  # type: ignore
-                 for m in (mask, mask & ((b < SHADED) | (dist < SHADED_FROM))))
+    return tuple(_centroid_vector(mask & ((b < SHADED) | (dist < SHADED_FROM)) if shaded
+                                  else mask, centre, edges, xs, ys, x, y, side)
+                 for shaded in parts)
 
 
 def _shrunk(patch: np.ndarray, f: float) -> np.ndarray:
@@ -164,6 +166,14 @@ def misfit(image: np.ndarray, a: Candidate, b: Candidate,
     either cannot be measured. `shaded`: as side_vector's."""
     measured = sides(image, a, b, shaded)
     return None if measured is None else residual(measured, a, b, image.shape[1])
+
+
+def misfits(image: np.ndarray, a: Candidate, b: Candidate) -> tuple[float | None, ...]:
+    """`misfit` by the whole silhouettes and by the shaded sides, from one look at each die
+    (`side_vectors`)."""
+    va, vb = side_vectors(image, a, b), side_vectors(image, b, a)
+    return tuple(None if sa is None or sb is None else residual((sa, sb), a, b, image.shape[1])
+                 for sa, sb in zip(va, vb))
 
 
 def residual(measured: tuple[np.ndarray, np.ndarray], a: Candidate, b: Candidate,

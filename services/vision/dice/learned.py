@@ -208,8 +208,8 @@ UNFIT = 0.24
 # Development frames and the fresh seeds above: the leaks caught at 0.99 are those caught
 # asking every pair, and TUNING validation 276 is read again; at 0.98 two leaks get through.
 UNFIT_BELOW = 0.99
-# A pair of pale dice (`_pale`) decided after the first decision (rescued, read as a tilted
-# camera's, or by a look again) is refused when its shaded sides alone misfit by UNFIT or
+# A pair of pale dice (`_pale`) decided after the first decision (`_inside`, rescued, read as
+# a tilted camera's, or by a look again) is refused when its shaded sides alone misfit by UNFIT or
 # more: those paths took the dice's whole silhouettes as fitting one camera or the dice as
 # seen leaning, and a pale opaque die's shaded part is its side faces (a translucent body's
 # is not: green TUNING 1366001 frames 451 and 493, read right, misfit 0.3 so). Development
@@ -374,13 +374,15 @@ def _unfit(image: np.ndarray, dice: list[Seen], later: bool = False) -> float | 
     read below UNFIT_BELOW (a die cocked so is read sure, but seldom surer), of pale dice
     (`_pale`, UNFIT_PALE). A pair of pale dice decided `later` than the first decision: the
     shaded sides' misfit alone (LATER_SHADED)."""
-    pale = all(_pale(image, d.candidate) for d in dice)
-    if later and LATER_SHADED and pale:
-        m = camera.misfit(image, dice[0].candidate, dice[1].candidate, shaded=True)
+    a, b = dice[0].candidate, dice[1].candidate
+    if later and LATER_SHADED and _pale(image, a) and _pale(image, b):
+        m = camera.misfit(image, a, b, shaded=True)
         return round(m, 3) if m is not None and m >= UNFIT else None
-    if UNFIT_PALE and not pale or min(d.belief for d in dice) >= UNFIT_BELOW:
+    # the belief first: most decided pairs stop there, before the two looks at their colours
+    if min(d.belief for d in dice) >= UNFIT_BELOW or \
+            UNFIT_PALE and not (_pale(image, a) and _pale(image, b)):
         return None
-    misfits = [m for m in _misfits(image, dice[0].candidate, dice[1].candidate) if m is not None]
+    misfits = [m for m in camera.misfits(image, a, b) if m is not None]
     return round(min(misfits), 3) if len(misfits) == 2 and min(misfits) >= UNFIT else None
 
 
@@ -397,14 +399,6 @@ def _pale(image: np.ndarray, die: Candidate) -> bool:
         return False
     bgr = column_medians(patch.reshape(-1, 3))
     return bool(bgr.max() >= PALE_GREY and bgr.max() - bgr.min() <= PALE_CHROMA * bgr.max())
-
-
-def _misfits(image: np.ndarray, a: Candidate, b: Candidate) -> list[float | None]:
-    """camera.misfit of the pair by whole silhouettes and by shaded sides, from one look at
-    each die (camera.side_vectors)."""
-    va, vb = camera.side_vectors(image, a, b), camera.side_vectors(image, b, a)
-    return [None if sa is None or sb is None else camera.residual((sa, sb), a, b, image.shape[1])
-            for sa, sb in zip(va, vb)]
 
 
 def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:

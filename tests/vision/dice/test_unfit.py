@@ -30,7 +30,7 @@ BELOW = float(np.nextafter(AT, 0.0))
     (1.0, None, False),
 ])
 def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, shaded, refused):
-    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [whole, shaded])
+    monkeypatch.setattr(camera, "misfits", lambda image, a, b: (whole, shaded))
     monkeypatch.setattr(learned, "_pale", lambda image, die: True)
     off = learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
     assert (off is not None) is refused
@@ -43,7 +43,7 @@ def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, sh
     (learned.UNFIT_BELOW, False),   # both dice read this sure: not asked
 ])
 def test_only_a_pair_with_a_die_read_below_unfit_below_is_asked(monkeypatch, belief, asked):
-    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [1.0, 1.0])
+    monkeypatch.setattr(camera, "misfits", lambda image, a, b: (1.0, 1.0))
     monkeypatch.setattr(learned, "_pale", lambda image, die: True)
     dice = [dataclasses.replace(DICE[0], belief=0.999), dataclasses.replace(DICE[1], belief=belief)]
     assert (learned._unfit(np.zeros((10, 10, 3), np.uint8), dice) is not None) is asked
@@ -56,7 +56,7 @@ def test_both_measures_come_from_one_look_at_each_die(index, whole, shaded):
     the print joins the whole silhouettes, not the shaded parts)."""
     img, _ = frame("white", 1_346_001, index)
     a, b = (d.candidate for d in learned._surest(learned.look(img))[:2])
-    assert learned._misfits(img, a, b) == pytest.approx([whole, shaded], abs=0.0005)
+    assert camera.misfits(img, a, b) == pytest.approx((whole, shaded), abs=0.0005)
 
 
 @pytest.mark.parametrize("source, seed, index", [
@@ -116,7 +116,7 @@ def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
 
 def test_only_pale_dice_are_asked(monkeypatch):
     """A pair whose dice are not both pale (translucent, black) is never refused so."""
-    monkeypatch.setattr(learned, "_misfits", lambda image, a, b: [1.0, 1.0])
+    monkeypatch.setattr(camera, "misfits", lambda image, a, b: (1.0, 1.0))
     monkeypatch.setattr(learned, "_pale", lambda image, die: die is DICE[0].candidate)
     assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE) is None
     assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE, later=True) is None
