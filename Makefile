@@ -58,7 +58,11 @@ TRAIN_VENV := .venv-train
 CROPS      := .cache/dice-crops
 # Every crops source but the solid camera's: its flat dice showing their sides taught the
 # network that a side face may be flat (services/vision/README.md, "Tried in stop 29").
-DICE_SOURCES = tuning,first,leaning,wide,cocked
+DICE_SOURCES = tuning,first,leaning,wide,cocked,white,white_leaning
+# From scratch by default. The shipped network is network B (git show
+# 8aed04c:services/vision/dice/faces.onnx > b.onnx) fine-tuned on these sources:
+#   make dice-model INIT=b.onnx EPOCHS=3 MAX_LR=5e-4
+TRAIN_ARGS = $(if $(INIT),--init $(INIT)) --epochs $(or $(EPOCHS),10) --max-lr $(or $(MAX_LR),3e-3)
 
 dice-model: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
@@ -69,7 +73,7 @@ dice-model: $(STAMP)
 	$(PY) -m services.scenes.dice_crops $(CROPS)/val.npz --frames 200 --validation \
 		--sources $(DICE_SOURCES)
 	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m services.scenes.train_faces \
-		$(CROPS)/train.npz $(CROPS)/val.npz services/vision/dice/faces.onnx
+		$(CROPS)/train.npz $(CROPS)/val.npz services/vision/dice/faces.onnx $(TRAIN_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .cache var logs

@@ -49,14 +49,17 @@ LEANING_SEED = 760_001
 WIDE_SEED = 770_001
 SOLID_SEED = 780_001
 COCKED_SEED = 940_001
+WHITE_SEED = 1_436_001
+WHITE_LEANING_SEED = 1_437_001
 SEEDS = {"tuning": FOREIGN_TUNING_SEED, "first": FIRST_SEED, "leaning": LEANING_SEED,
-         "wide": WIDE_SEED, "solid": SOLID_SEED, "cocked": COCKED_SEED}
+         "wide": WIDE_SEED, "solid": SOLID_SEED, "cocked": COCKED_SEED,
+         "white": WHITE_SEED, "white_leaning": WHITE_LEANING_SEED}
 # ... and the classifier's validation seed of each: the development sets (casino vision eval
 # --set dev-..., the readers' tests and A/B tools)
 VALIDATION = {source: seed + 1 for source, seed in SEEDS.items()}
 # Frames of each source for every `--frames` (the source's index is its place here)
 SHARES = {"tuning": 1.0, "first": 2 / 3, "leaning": 1 / 4, "wide": 2 / 3, "solid": 2 / 3,
-          "cocked": 1 / 2}
+          "cocked": 1 / 2, "white": 1 / 2, "white_leaning": 1 / 4}
 _COCKED = ("first", "wide", "solid")   # the generators a 'cocked' frame comes from, in turn
 _WIDENING = {"wide": dice_scene.WIDE, "solid": dice_scene.SOLID}
 # The sources drawn from the foreign renderer's TUNING region (never beyond it)
@@ -77,9 +80,8 @@ def frame(source: str, seed: int, index: int) -> tuple[np.ndarray, dict[str, Any
     or 'cocked' (the first, wide and solid generators in turn, every frame with a die cocked
     at 15-40 degrees, its top face foreshortened and a side face showing: the leaning dice
     the reader took for flat ones came from these three), or 'white' (the TUNING region's
-    one white style, white_black_pips, alone: development frames of the style the reader
-    misses most; not a training source) or 'white_leaning' (the same, a die leaning in every
-    frame)."""
+    one white style, white_black_pips, alone: the style the reader missed most; a training
+    source since stop 35) or 'white_leaning' (the same, a die leaning in every frame)."""
     if seed in FOREIGN_SEEDS.values() or seed in dataset.RESERVED_SEEDS:
         raise ValueError(f"seed: {seed} is an evaluation seed, never used for training")
     if source in _TUNING_PARAMS:

@@ -73,20 +73,43 @@ def _blur(a: np.ndarray, k: int) -> np.ndarray:
 
 
 def model(channels: tuple[int, int, int, int] = (12, 24, 32, 48), hidden: int = 64,
-          dropout: float = 0.2) -> Any:
+          dropout: float = 0.2, norm: bool = True) -> Any:
     """Four 3x3 convolutions of these widths (a 40 px crop pooled to 5 px), a hidden layer,
     the classes' logits. The shipped network is the default; distil_faces trains narrower
-    ones."""
+    ones. `norm`: batch normalisation after each convolution (the ONNX export folds it into
+    the convolution, so a network read back from ONNX has none: `from_onnx`)."""
     import torch.nn as nn
 
     def block(i: int, o: int) -> list[Any]:
-        return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
+        return [nn.Conv2d(i, o, 3, padding=1), *([nn.BatchNorm2d(o)] if norm else []), nn.ReLU()]
 
     a, b, c, d = channels
     return nn.Sequential(*block(3, a), nn.MaxPool2d(2), *block(a, b), nn.MaxPool2d(2),
                          *block(b, c), nn.MaxPool2d(2), *block(c, d), nn.Flatten(),
                          nn.Linear(d * 5 * 5, hidden), nn.ReLU(), nn.Dropout(dropout),
                          nn.Linear(hidden, CLASSES))
+
+
+def from_onnx(path: str) -> Any:
+    """The network of an ONNX file this script wrote, as a torch model without batch
+    normalisation (the export folded it into the convolutions): its convolutions' and
+    layers' weights in order. For fine-tuning the shipped network (`--init`)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    graph = onnx.load(path).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    tensors = [weights[name] for node in graph.node if node.op_type in ("Conv", "Gemm")
+               for name in node.input[1:3]]
+    convs = tuple(int(t.shape[0]) for t in tensors[0:8:2])
+    net = model(convs, int(tensors[8].shape[0]), norm=False)   # type: ignore[arg-type]
+    params = [p for p in net.parameters()]
+    if len(params) != len(tensors):
+        raise ValueError(f"{path}: {len(tensors)} weights, the network has {len(params)}")
+    with torch.no_grad():
+        for p, t in zip(params, tensors):
+            p.copy_(torch.from_numpy(np.array(t)).reshape(p.shape))
+    return net
 
 
 def load(paths: str) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +121,7 @@ def load(paths: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
-          lean_weight: float) -> None:
+          lean_weight: float, init: str | None = None, max_lr: float = 3e-3) -> None:
     import torch
     import torch.nn as nn
 
@@ -111,10 +134,10 @@ def train(train_path: str, val_path: str, out: str, epochs: int, seed: int,
     w = (counts.sum() / np.maximum(counts, 1) / CLASSES) ** 0.5
     w[LEANING] *= lean_weight  # a leaning die taken for a flat one decides a void roll
     weight = torch.tensor(w, dtype=torch.float32)
-    net = model()
+    net = from_onnx(init) if init else model()
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * (len(x) // 256 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.02)
     for epoch in range(epochs):
         t0 = time.time()
@@ -163,8 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     # 428 refused as leaning against 21, and one value read wrong.
     ap.add_argument("--lean-weight", type=float, default=1.0,
                     help="the leaning class's loss weight, times its share's")
+    ap.add_argument("--init", help="start from this ONNX file's network (fine-tuning; "
+                    "services/vision/dice/faces.onnx is the shipped one) instead of at random")
+    ap.add_argument("--max-lr", type=float, default=3e-3,
+                    help="the one-cycle schedule's peak learning rate (lower to fine-tune)")
     a = ap.parse_args(argv)
-    train(a.train, a.validation, a.out, a.epochs, a.seed, a.lean_weight)
+    train(a.train, a.validation, a.out, a.epochs, a.seed, a.lean_weight, a.init, a.max_lr)
     return 0
 
 
