@@ -250,11 +250,11 @@ def test_an_unread_die_like_view_on_plain_ground_does_not_refuse_the_frame():
     assert decide([*two(), on_cloth]).values == (3, 5)
 
 
-@pytest.mark.parametrize("seed, index, values", [(857_001, 1157, (4, 6)),
-                                                 (858_001, 878, (4, 6))])
+# 858001 frame 878 was one too until stop 35: its network sees no die in those dots.
+@pytest.mark.parametrize("seed, index, values", [(857_001, 1157, (4, 6))])
 def test_frames_with_print_dots_read_as_a_die(monkeypatch, seed, index, values):
-    """Fresh first-generator development seeds (dice_crops.frame: never an evaluation seed):
-    white dots of the cloth read 2 and 3 at 0.77 and 0.85 beside two sure dice."""
+    """A fresh first-generator development seed (dice_crops.frame: never an evaluation seed):
+    white dots of the cloth read as a die beside two sure dice."""
     from services.scenes.dice_crops import frame
     from services.vision.dice.reader import read_dice
     image, label = frame("first", seed, index)

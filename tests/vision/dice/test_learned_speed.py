@@ -135,8 +135,8 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
 
 @pytest.fixture(scope="module")
 def frames() -> list[np.ndarray]:
-    # frames 4 and 9 need the second look; the pips of frame 7 have no cores
-    return [sets.render(sets.TUNING, "dice", i)[0] for i in (*range(8), 9)]
+    # frames 4 and 19 need the second look; the pips of frame 7 have no cores
+    return [sets.render(sets.TUNING, "dice", i)[0] for i in (*range(8), 19)]
 
 
 def reference_find_pips(image: np.ndarray, cores: bool) -> list[P.Pip]:
@@ -200,7 +200,7 @@ def test_what_the_reader_sees_is_what_the_looks_found_anew_see(frames, monkeypat
         seen = learned.look(image)
         assert seen == reference_look(image)
         second += len(seen) > len(learned._look(image, C.candidates(image, cores=False)))
-    assert second >= 2  # frames 4 and 9
+    assert second >= 2  # frames 4 and 19 (with faces.onnx of stop 35; 9 before it)
 
 
 def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames,

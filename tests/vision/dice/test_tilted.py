@@ -20,7 +20,7 @@ def solid_camera(index: int):
 
 @pytest.mark.parametrize("index", [
     5,    # (1, 1)
-    273,  # a second leaning view on one die is that die's
+    110,  # (1, 3) (stop 35's network; frame 273 before it)
 ])
 def test_both_dice_seen_leaning_under_a_tilted_camera_are_read(monkeypatch, index):
     img, label = solid_camera(index)
@@ -31,16 +31,16 @@ def test_both_dice_seen_leaning_under_a_tilted_camera_are_read(monkeypatch, inde
 
 
 def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
-    """Leaning set, frame 120: a 2 leaning 0.45 beside a 5 read flat at 0.98; the 2's face
-    has 0.64 of what the lean leaves (0.35 of 0.55), under TILT_SHARE: the frame stays
-    `single_die`. Taken at 0.5, the cocked frame is read (2, 5) (but for LATER_SHADED, which
-    refuses it too: its dice are white)."""
-    img, label = frame("leaning", VALIDATION["leaning"], 120)
+    """A white 1 cocked beside a flat 4 (white_leaning 1397001, frame 267): two pips on the
+    cocked die make a 2's grid, seen leaning at 0.82; the 2 has 0.60 of what the lean leaves
+    (0.107 of 0.178), under TILT_SHARE: the frame stays `cocked`. Taken at 0.5, the cocked
+    frame is read (2, 4). (Before stop 35's network: leaning set frame 120, now refused by
+    LATER_SHADED whatever TILT_SHARE is.)"""
+    img, label = frame("white_leaning", 1_397_001, 267)
     assert label["no_decision"]
-    assert read_dice(img).reason == "single_die"
+    assert read_dice(img).reason == "cocked"
     monkeypatch.setattr(learned, "TILT_SHARE", 0.5)
-    monkeypatch.setattr(learned, "LATER_SHADED", False)
-    assert read_dice(img).values == (2, 5)
+    assert read_dice(img).values == (2, 4)
 
 
 @pytest.mark.parametrize("index, reason, values", [
@@ -119,9 +119,9 @@ def test_a_leaning_die_beside_one_seen_flat_from_above_is_not_read(monkeypatch, 
 
 
 @pytest.mark.parametrize("index, reason", [
-    (78, "no_dice"),     # a 4 seen leaning 0.52 beside a 1 read flat at 0.84
-    (80, "cocked"),      # a 4 seen leaning beside a 3 read flat at 0.63
-    (269, "single_die"),  # a 3 seen leaning 0.65 beside a 6 read flat at 0.98
+    (78, "no_dice"),     # a (1, 4)
+    (97, "cocked"),      # a (1, 3)
+    (84, "single_die"),  # a (2, 6)
 ])
 def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypatch, index,
                                                                        reason):
@@ -132,7 +132,7 @@ def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypat
     assert read_dice(img).reason == reason
 
 
-@pytest.mark.parametrize("index, reason", [(97, "no_dice"), (30, "no_dice")])
+@pytest.mark.parametrize("index, reason", [(42, "no_dice"), (30, "no_dice")])
 def test_a_frame_refused_for_no_sure_die_is_looked_at_for_a_tilted_camera(monkeypatch, index,
                                                                          reason):
     """Both dice seen leaning below LEAN_P: no sure die (`no_dice`), not `cocked`."""
