@@ -61,7 +61,7 @@ CROPS      := .cache/dice-crops
 DICE_SOURCES = tuning,first,leaning,wide,cocked,white,white_leaning
 # From scratch by default. The shipped network is network B (git show
 # 8aed04c:services/vision/dice/faces.onnx > b.onnx) fine-tuned on these sources:
-#   make dice-model INIT=b.onnx EPOCHS=3 MAX_LR=5e-4
+#   make dice-model INIT=b.onnx EPOCHS=5 MAX_LR=1e-3
 TRAIN_ARGS = $(if $(INIT),--init $(INIT)) --epochs $(or $(EPOCHS),10) --max-lr $(or $(MAX_LR),3e-3)
 
 dice-model: $(STAMP)

@@ -22,7 +22,7 @@ def test_the_way_a_frame_was_decided():
 
 
 def test_the_leaning_dies_view_and_the_summary(capsys):
-    image, label = frame("leaning", VALIDATION["leaning"], 105)   # refused: single_die
+    image, label = frame("leaning", VALIDATION["leaning"], 2)   # refused: cocked
     view = leak_paths.leaning_view(image, label)
     assert view is not None and view["lean"] > 0.4 and view["belief"] < learned.FACE_P
     assert leak_paths.main(["--json", "leaning:760002:3"]) == 0

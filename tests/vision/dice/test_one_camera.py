@@ -143,17 +143,17 @@ def test_a_rival_face_refuses_a_rescued_die(belief, rival, backed):
 
 
 def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
-    """The tuning set's frame 129: a cocked green translucent 1 read 1 at 0.97 and a flat 5
-    read sure; a view beside one of them leans 0.61, and the dice's shaded sides fit no
-    camera (misfit 0.151): refused. Without the guard the frame is decided (1, 5)."""
-    from services.scenes import named_sets
-    _, img, label = named_sets.render(("tuning", "dice", 129))
+    """A leaning development seed's frame (1407001, 45; the tuning set's frame 129 before
+    stop 35's network): a 1 cocked beside a flat 3, both read sure; a view beside one of
+    them leans 0.63, and the dice's shaded sides fit no camera (misfit 0.32): refused.
+    Without the guard the frame is decided (1, 3)."""
+    img, label = frame("leaning", 1_407_001, 45)
     assert label["no_decision"]
     r = learned.read_learned(img)
     assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
     assert r.detail["misfit"] > camera.FIT
     monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
-    assert learned.read_learned(img).values == (1, 5)
+    assert learned.read_learned(img).values == (1, 3)
 
 
 def rescued_two() -> tuple[np.ndarray, list[learned.Seen], learned.Seen]:
@@ -255,8 +255,8 @@ def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apa
     SIDE_FACE or more from both dice is a die-like thing neither accounts for: a fresh
     first-generator seed (998001, frame 105) read a felt's dot in a shadow as a 1 at 0.52
     beside a 5 so, its 3 seen leaning at 0.62 elsewhere (the face classifier before stop 35;
-    the one shipped since reads that frame right). The view here is that frame's own 2's,
-    moved `apart` of the 2's side from it, away from the 6."""
+    the frame is `single_die` since). The view here is that frame's own 2's, moved `apart`
+    of the 2's side from it, away from the 6."""
     img, label = frame("first", VALIDATION["first"], 50)
     assert sorted(label["values"]) == [2, 6]
     seen = learned.look(img)

@@ -38,20 +38,20 @@ def view(index: int, value: int) -> tuple[np.ndarray, learned.Seen]:
 
 
 def test_a_tilted_cameras_dice_seen_leaning_are_read_without_their_side_faces(monkeypatch):
-    """Frame 135: a 1 and a 4 seen leaning at 0.69 (its side face in view); without its side
-    face the 4 reads 4 at 0.97. Without the look, `cocked`."""
-    _, img, label = named_sets.render(("dev-solid", "dice", 135))
+    """Frame 117: a 4 read flat and a 5 seen leaning at 0.75 (its side face in view); without
+    its side face it reads 5 at 0.98. Without the look, `cocked`."""
+    _, img, label = named_sets.render(("dev-solid", "dice", 117))
     r = learned.read_learned(img)
-    assert r.values == tuple(sorted(label["values"])) == (1, 4) and r.detail["tilted"]
+    assert r.values == tuple(sorted(label["values"])) == (4, 5) and r.detail["tilted"]
     monkeypatch.setattr(learned, "UNSIDED", False)
     assert learned.read_learned(img).reason == "cocked"
 
 
 def test_a_face_its_grid_does_not_make_needs_face_p(monkeypatch):
-    """Frame 135's 4: its pips' grid makes a 2 (pips missed under the tilt): taken at FACE_P."""
-    img, s = view(135, 4)
+    """Frame 117's 5: its pips' grid makes a 2 (pips missed under the tilt): taken at FACE_P."""
+    img, s = view(117, 5)
     got = learned._unsided(img, s)
-    assert got is not None and s.candidate.fit != 4 and s.value == LEANING
+    assert got is not None and s.candidate.fit != 5 and s.value == LEANING
     monkeypatch.setattr(learned, "FACE_P", got.belief)
     assert learned._unsided(img, s) is not None
     monkeypatch.setattr(learned, "FACE_P", float(np.nextafter(got.belief, 1.0)))
@@ -59,10 +59,11 @@ def test_a_face_its_grid_does_not_make_needs_face_p(monkeypatch):
 
 
 def test_the_face_its_grid_makes_needs_tilt_share(monkeypatch):
-    """Frame 134's 1 (grid 1) reads 0.78 without its side face (under FACE_P): at TILT_SHARE."""
-    img, s = view(134, 1)
+    """Frame 177's 5 (grid 5) reads 0.896 without its side face (under FACE_P): at TILT_SHARE
+    (frame 136 before stop 35's network)."""
+    img, s = view(177, 5)
     got = learned._unsided(img, s)
-    assert got is not None and s.candidate.fit == 1 and got.belief < learned.FACE_P
+    assert got is not None and s.candidate.fit == 5 and got.belief < learned.FACE_P
     monkeypatch.setattr(learned, "TILT_SHARE", got.belief)
     assert learned._unsided(img, s) is not None
     monkeypatch.setattr(learned, "TILT_SHARE", float(np.nextafter(got.belief, 1.0)))

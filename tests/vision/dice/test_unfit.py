@@ -59,9 +59,10 @@ def test_both_measures_come_from_one_look_at_each_die(index, whole, shaded):
     assert camera.misfits(img, a, b) == pytest.approx((whole, shaded), abs=0.0005)
 
 
+# With stop 35's network the first decision's check refuses this one frame alone of the
+# 5,750 frames of the leaning and white_leaning development sets (dev_sets, UNFIT_BELOW=0)
 @pytest.mark.parametrize("source, seed, index", [
-    ("white_leaning", 1_347_001, 317),   # a white 6 cocked beside a flat 5 (misfit 0.35)
-    ("white_leaning", 1_377_001, 570),   # a white 4 cocked beside a flat 5 (0.35)
+    ("white_leaning", 1_397_001, 56),    # a white 6 cocked beside a flat 4 (misfit 0.40)
 ])
 def test_a_cocked_white_die_read_flat_is_refused(monkeypatch, source, seed, index):
     img, label = frame(source, seed, index)
@@ -99,12 +100,12 @@ def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, 
     assert not read_dice(img).no_decision
 
 
-@pytest.mark.parametrize("seed, index", [(1_357_001, 323), (1_397_001, 277)])
+@pytest.mark.parametrize("seed, index", [(1_357_001, 41), (1_397_001, 277)])
 def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
         monkeypatch, seed, index):
-    """White dice, one cocked (a 2 beside a flat 5, a 5 beside a flat 6), read as a tilted
+    """White dice, one cocked (a 4 beside a flat 1, a 5 beside a flat 6), read as a tilted
     camera's (`_tilted`: both seen leaning, the whole silhouettes fitting one camera with
-    sides alike); their shaded sides misfit by 0.66 and 0.32 (learned.LATER_SHADED)."""
+    sides alike); their shaded sides misfit by 0.62 and 0.32 (learned.LATER_SHADED)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"]
     r = read_dice(img)
