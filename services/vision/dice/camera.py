@@ -57,6 +57,10 @@ SHADED_FROM = 0.55
 # development seed, 753001 frame 168). 30 changed no reading of 1,351 readable development
 # frames; 60 cost 17.
 TOP_CONTRAST = 30.0
+# ... and felt and body colours not of one hue: the determinant of their Gram matrix above
+# COLINEAR of its diagonal's product (the squared sine of the angle between them; 1e-9 is
+# about 0.002 degrees: only colours exactly in line are left unmeasured).
+COLINEAR = 1e-9
 # Both dice seen leaning are flat dice under a tilted camera only when their sides point
 # alike, within ALIKE (learned._tilted): on the development solid camera the pairs it read
 # point within 30 degrees; a die leaning away from the other under a camera looking down
@@ -105,7 +109,13 @@ def side_vectors(image: np.ndarray, die: Candidate, other: Candidate | None,
     if np.linalg.norm(body - felt) < TOP_CONTRAST:
         return (None,) * len(parts)
     basis = np.stack([felt, body])                              # 2 x 3
-    share = np.linalg.solve(basis @ basis.T, basis)             # colour -> (felt, body)
+    gram = basis @ basis.T
+    # Felt and body of one hue (a black die on grey cloth: (14, 14, 14) and (95, 95, 95))
+    # span one line of colours, not two: no share of each can be told, so nothing is measured
+    # (np.linalg.solve raised on such a pair: solid 1471001 frame 223).
+    if np.linalg.det(gram) <= COLINEAR * gram[0, 0] * gram[1, 1]:
+        return (None,) * len(parts)
+    share = np.linalg.solve(gram, basis)                        # colour -> (felt, body)
     pixels = patch.reshape(-1, 3)
     ab = pixels @ share.T
     rest = np.linalg.norm(pixels - ab @ basis, axis=1).reshape(dist.shape)

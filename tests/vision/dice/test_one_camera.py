@@ -98,6 +98,26 @@ def test_a_die_with_no_felt_in_view_round_it_is_not_measured():
     assert camera.side_vector(img, a, b) is None and camera.misfit(img, a, b) is None
 
 
+def test_a_die_of_the_felts_hue_is_not_measured():
+    """A white die on grey cloth: body and felt are colours on one line (camera.COLINEAR), no
+    share of each can be told, and nothing is measured; the same die on green cloth is.
+    np.linalg.solve raised on such a pair (a black die on grey cloth: solid 1471001, 223)."""
+    grey = np.full((480, 640, 3), 95, np.uint8)
+    a, b = die(grey, 200, 200, (0.3, 0.0)), die(grey, 400, 300, (0.3, 0.0))
+    assert camera.side_vectors(grey, a, b) == (None, None)
+    assert camera.misfit(grey, a, b) is None
+    green = table()
+    a, b = die(green, 200, 200, (0.3, 0.0)), die(green, 400, 300, (0.3, 0.0))
+    assert all(v is not None for v in camera.side_vectors(green, a, b))
+
+
+def test_a_black_die_on_grey_cloth_is_read_or_refused_never_raises():
+    from services.vision.dice.reader import read_dice
+    img, label = frame("solid", 1_471_001, 223)
+    r = read_dice(img)
+    assert r.no_decision or r.values == tuple(sorted(label["values"]))
+
+
 def tuning(index: int) -> tuple[np.ndarray, dict]:
     return frame("tuning", VALIDATION["tuning"], index)
 
