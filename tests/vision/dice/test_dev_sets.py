@@ -15,7 +15,7 @@ def test_read_writes_each_frame_s_outcome_and_diff_lists_changes(tmp_path, capsy
     folder = tmp_path / "dev-tuning"
     folder.mkdir()
     labels = {}
-    for index in (243, 55):  # a (1, 3) read right; a (1, 6) missed (single_die)
+    for index in (243, 88):  # a (1, 3) read right; a (5, 6) missed (single_die)
         image, labels[index] = frame("tuning", VALIDATION["tuning"], index)
         cv2.imwrite(str(folder / f"{index:05d}.png"), image)
     (folder / "labels.json").write_text(json.dumps(labels))
@@ -23,13 +23,13 @@ def test_read_writes_each_frame_s_outcome_and_diff_lists_changes(tmp_path, capsy
     assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", "dev-tuning"]) == 0
     found = json.loads(out.read_text())["dev-tuning"]
     assert found["243"][:2] == ["ok", [1, 3]]
-    assert found["55"][0] == "miss" and found["55"][2] == "single_die"
+    assert found["88"][0] == "miss" and found["88"][2] == "single_die"
     assert "read 1 of 2, wrong 0" in capsys.readouterr().out
-    found["55"] = ["ok", [1, 5], None]
+    found["88"] = ["ok", [5, 6], None]
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"dev-tuning": found}))
     assert dev_sets.main(["diff", str(out), str(other)]) == 0
-    assert capsys.readouterr().out.startswith("dev-tuning 55 ['miss', None, 'single_die'] ->")
+    assert capsys.readouterr().out.startswith("dev-tuning 88 ['miss', None, 'single_die'] ->")
 
 
 def test_outcome():

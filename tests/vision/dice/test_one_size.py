@@ -12,7 +12,7 @@ from services.vision.dice import learned
 
 @pytest.mark.parametrize("source, seed, index, values", [
     ("first", 750002, 93, (1, 3)),      # stop 35's network (755001 frame 118 before it)
-    ("tuning", 710001, 106, (1, 2)),
+    ("tuning", 710001, 171, (1, 5)),     # frame 106 before the shaded rescue (stop 35)
 ])
 def test_a_die_seen_at_the_other_die_s_side_is_read(monkeypatch, source, seed, index, values):
     img, label = frame(source, seed, index)
