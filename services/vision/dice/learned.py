@@ -14,7 +14,8 @@ belief, centre and side, and the value its pips' grid makes, so a person can che
 
 A frame with no two sure dice is decided again with faces taken at RESCUE_P when the dice
 read below FACE_P have pips making their value and the two dice's side faces fit one camera
-(camera.py: a tilted camera shows flat dice's sides, which lowers the classifier's belief);
+(camera.py: a tilted camera shows flat dice's sides, which lowers the classifier's belief;
+pale dice by their shaded sides alone when white print spoils their silhouettes);
 a frame refused as `cocked` only for leaning views inside dice read sure (their own crops off
 centre), when they fit one camera (`_inside`); a frame whose dice are seen leaning as a
 tilted camera shows flat dice, when their side faces fit one camera (`_tilted`, looking at a
