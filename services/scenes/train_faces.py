@@ -103,7 +103,7 @@ def from_onnx(path: str) -> Any:
                for name in node.input[1:3]]
     convs = tuple(int(t.shape[0]) for t in tensors[0:8:2])
     net = model(convs, int(tensors[8].shape[0]), norm=False)   # type: ignore[arg-type]
-    params = [p for p in net.parameters()]
+    params = list(net.parameters())
     if len(params) != len(tensors):
         raise ValueError(f"{path}: {len(tensors)} weights, the network has {len(params)}")
     with torch.no_grad():

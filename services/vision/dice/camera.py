@@ -47,8 +47,9 @@ KW_MAX = 1.8
 FIT = 0.15
 # Shaded sides only (`shaded`, the reader's guard: learned._guard): on the foreign renderer's
 # tuning region flat pairs over FIT fell from 113 of 546 to 16 of 562; it misses a leaning
-# die's lit side, so it may refuse a frame, never rescue one (rescuing with it decided 3 more
-# leaning frames of 499 and read one value wrong).
+# die's lit side, so alone it may refuse a frame, never rescue one (rescuing with it decided
+# 3 more leaning frames of 499 and read one value wrong), but for pale dice that lean under
+# learned.SHADED_LEAN, whose whole silhouettes white print spoils (learned.RESCUE_SHADED).
 SHADED = 0.92
 SHADED_FROM = 0.55
 # A die's top face at least TOP_CONTRAST (BGR distance of the medians) from the felt round it:

@@ -385,15 +385,18 @@ def _unfit(image: np.ndarray, dice: list[Seen], later: bool = False) -> float | 
     (`_pale`, UNFIT_PALE). A pair of pale dice decided `later` than the first decision: the
     shaded sides' misfit alone (LATER_SHADED)."""
     a, b = dice[0].candidate, dice[1].candidate
-    if later and LATER_SHADED and _pale(image, a) and _pale(image, b):
+    if later and LATER_SHADED and _both_pale(image, dice):
         m = camera.misfit(image, a, b, shaded=True)
         return round(m, 3) if m is not None and m >= UNFIT else None
     # the belief first: most decided pairs stop there, before the two looks at their colours
-    if min(d.belief for d in dice) >= UNFIT_BELOW or \
-            UNFIT_PALE and not (_pale(image, a) and _pale(image, b)):
+    if min(d.belief for d in dice) >= UNFIT_BELOW or UNFIT_PALE and not _both_pale(image, dice):
         return None
     misfits = [m for m in camera.misfits(image, a, b) if m is not None]
     return round(min(misfits), 3) if len(misfits) == 2 and min(misfits) >= UNFIT else None
+
+
+def _both_pale(image: np.ndarray, dice: list[Seen]) -> bool:
+    return _pale(image, dice[0].candidate) and _pale(image, dice[1].candidate)
 
 
 def _pale(image: np.ndarray, die: Candidate) -> bool:
@@ -421,12 +424,14 @@ def _inside(image: np.ndarray, seen: list[Seen]) -> Reading | None:
 
 
 def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen],
-                alike: bool = False, shown: float = 0.0) -> Reading | None:
+                alike: bool = False, shown: float = 0.0, shaded: bool = False
+                ) -> Reading | None:
     """`reading` with its two dice's misfit (`one_camera`) in its detail when they fit one
     camera (camera.py), `alike`, their sides point alike (camera.alike) and each side vector
-    is `shown` sides long at least, else None."""
+    is `shown` sides long at least, else None. `shaded`: by their shaded sides alone (marked
+    `shaded` in the detail)."""
     a, b = dice[0].candidate, dice[1].candidate
-    measured = camera.sides(image, a, b)
+    measured = camera.sides(image, a, b, shaded)
     if measured is None or alike and not camera.alike(measured):
         return None
     if min(float(np.linalg.norm(v)) for v in measured) < shown:
@@ -435,7 +440,8 @@ def _one_camera(image: np.ndarray, reading: Reading, dice: list[Seen],
     if off >= camera.FIT:
         return None
     return Reading("dice", values=reading.values, confidence=reading.confidence,
-                   detail={**reading.detail, "one_camera": round(off, 3)})
+                   detail={**reading.detail, "one_camera": round(off, 3),
+                           **({"shaded": True} if shaded else {})})
 
 
 def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] | None:
@@ -689,9 +695,9 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
            for s in seen):
         return None
     rescued = _one_camera(image, reading, dice)
-    if rescued is None and RESCUE_SHADED:
-        rescued = _shaded_camera(image, reading, dice)
-    if rescued is None or not RESCUE_UNFIT:
+    if rescued is None:   # a shaded rescue's sides fit under camera.FIT, below UNFIT
+        return _shaded_camera(image, reading, dice) if RESCUE_SHADED else None
+    if not RESCUE_UNFIT:
         return rescued
     shaded = camera.misfit(image, dice[0].candidate, dice[1].candidate, shaded=True)
     return None if shaded is not None and shaded >= UNFIT else rescued
@@ -700,14 +706,9 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
 def _shaded_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Reading | None:
     """`reading`, its detail marked `shaded`, when its two dice are pale (`_pale`), neither
     leans SHADED_LEAN or more, and their shaded sides fit one camera; else None."""
-    a, b = dice[0].candidate, dice[1].candidate
-    if max(d.lean for d in dice) >= SHADED_LEAN or not (_pale(image, a) and _pale(image, b)):
+    if max(d.lean for d in dice) >= SHADED_LEAN or not _both_pale(image, dice):
         return None
-    off = camera.misfit(image, a, b, shaded=True)
-    if off is None or off >= camera.FIT:
-        return None
-    return Reading("dice", values=reading.values, confidence=reading.confidence,
-                   detail={**reading.detail, "one_camera": round(off, 3), "shaded": True})
+    return _one_camera(image, reading, dice, shaded=True)
 
 
 def _grid_backs(die: Seen, seen: list[Seen]) -> bool:
