@@ -126,6 +126,10 @@ class Frame:
         more = self._spots.streaks(float(np.median(own))) if own else []
         return _at(pips + more, self.image.shape, 1.0, since=len(pips)) if more else []
 
+    def pips(self) -> list[Pip]:
+        """The frame's pips with the cores (pipfinder.Spots.pips)."""
+        return self._spots.pips(True)
+
     def half(self) -> list[Candidate]:
         return candidates(self.image, half=True)
 
@@ -161,6 +165,40 @@ def pairs(pips: list[Pip], dice: list[Candidate]) -> list[Candidate]:
                       bool(dark[i[k]])) for k in np.flatnonzero(ok)]
 
 
+def at_side(pips: list[Pip], die: Candidate) -> list[Candidate]:
+    """The candidates of a second die like `die` (its polarity, its side within SAME_SIZE,
+    its pips' size within ON_FACE_SIZE) among the frame's pips, those within AWAY of `die`
+    left out: each such pip alone as a 1 (`split`), and each pair of them at a face's
+    corners for that side (`_corner_subsets`' rule) with the pips on the face between them,
+    whatever lies beside it (a face linked to print, which no group or corner pair of the
+    frame's own makes: `learned`'s look again at a `single_die` frame)."""
+    own = [p.r for p in pips if p.dark == die.dark and np.hypot(p.x - die.x, p.y - die.y)
+           < ON_DIE * die.side]
+    if not own:
+        return []
+    r = median(np.array(own))
+    mine = [p for p in pips if p.dark == die.dark and abs(np.log(p.r / r)) < np.log(ON_FACE_SIZE)
+            and np.hypot(p.x - die.x, p.y - die.y) > AWAY * die.side]
+    if not mine:
+        return []
+    lone = [Candidate(p.x, p.y, die.side, 1, 1, die.dark, split=True) for p in mine]
+    xy = np.array([(p.x, p.y) for p in mine])
+    a, b = pipfinder.index_pairs(len(mine))
+    d = np.hypot(*(xy[a] - xy[b]).T)
+    corners = 2 * np.sqrt(2) * PIP_OFFSET * die.side
+    keep = (d >= corners / SAME_SIZE) & (d <= corners * SAME_SIZE)
+    subsets = set()
+    for i, j, dd in zip(a[keep], b[keep], d[keep]):
+        centre = (xy[i] + xy[j]) / 2
+        on = np.flatnonzero(np.hypot(*(xy - centre).T) <= ON_FACE * dd)
+        if 2 <= len(on) <= 6:
+            subsets.add(tuple(on.tolist()))
+    subsets_l = [list(t) for t in sorted(subsets)]
+    faces = [c for s, f in zip(subsets_l, pipfinder.fit_grids(mine, subsets_l))
+             if (c := _fit(mine, s, die.dark, f)) is not None and same_size(c, die)]
+    return lone + faces
+
+
 def at_pips(pips: list[Pip], shape: tuple[int, ...]) -> list[Candidate]:
     """The candidates of pips found some other way on a frame of this shape (by_body.py)."""
     return _at(pips, shape, 1.0)
@@ -190,7 +228,7 @@ def _at(pips: list[Pip], shape: tuple[int, ...], scale: float, since: int = 0
     # a corner face stands beside a guessed candidate (a group's mean) of its place and size,
     # never in its stead (in its stead it lost a first-generator 6 read at the guess's size)
     return kept + [c for c in _distinct(_in_frame(more, shape, scale))
-                   if all(_apart(c, k) or k.fit is None for k in kept)]
+                   if all(distinct(c, k) or k.fit is None for k in kept)]
 
 
 def _in_frame(found: list[Candidate], shape: tuple[int, ...], scale: float) -> list[Candidate]:
@@ -333,7 +371,7 @@ def _distinct(found: list[Candidate]) -> list[Candidate]:
     return [order[i] for i in kept]
 
 
-def _apart(a: Candidate, b: Candidate) -> bool:
+def distinct(a: Candidate, b: Candidate) -> bool:
     """Two candidates at distinct places or of distinct sizes (as _distinct tells them)."""
     return bool(np.hypot(a.x - b.x, a.y - b.y) > NEAR * min(a.side, b.side)
                 or not same_size(a, b))
