@@ -18,7 +18,7 @@ outcome, values and reason; it exits 1 when a value is read wrong. `diff` lists 
 whose outcome or values differ between two such files. `read --set MODULE.NAME=VALUE` sets a
 module constant of services/vision/dice (learned, candidates, camera...) in each reading
 process first: how the tests' frames were found (a rule switched off, the frames whose
-outcome changes). A constant bound as a function's default (learned.FACE_P in `decide`) is
+outcome changes). A constant bound as a function's default (views.FACE_P in `decide`) is
 not changed so. `cache --more SOURCE:SEED:N` renders N frames of a development source
 (dice_crops.frame, as the tests render them) as the set SOURCE-SEED instead of the six;
 `read --sets` takes it.

@@ -55,7 +55,7 @@ def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_se
     assert cached is not None and np.array_equal(cached, image)
     out = tmp_path / "off.json"
     assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", name,
-                          "--set", "learned.LEAN_P=0.0"]) == 0
+                          "--set", "views.LEAN_P=0.0"]) == 0
     found = json.loads(out.read_text())[name]
     assert [found[i][2] for i in ("0", "1")] == ["cocked", "cocked"]
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, learned, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, NOTHING
 
@@ -158,7 +158,7 @@ def test_a_leaning_die_read_below_face_p_without_its_pips_grid_is_not_rescued():
     (0.5, 0.11, False),
 ])
 def test_a_rival_face_refuses_a_rescued_die(belief, rival, backed):
-    die = learned.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
+    die = views.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
     assert learned._grid_backs(die, [die]) is backed
 
 
@@ -176,11 +176,11 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
     assert learned.read_learned(img).values == (1, 3)
 
 
-def rescued_two() -> tuple[np.ndarray, list[learned.Seen], learned.Seen]:
+def rescued_two() -> tuple[np.ndarray, list[views.Seen], views.Seen]:
     """Frame 285's views and its 2 read at 0.77 (rescued above)."""
     img, _ = tuning(285)
-    seen = learned.look(img)
-    two = next(s for s in seen if s.value == 2 and s.belief < learned.FACE_P)
+    seen = views.look(img)
+    two = next(s for s in seen if s.value == 2 and s.belief < views.FACE_P)
     return img, seen, two
 
 
@@ -225,8 +225,8 @@ def test_a_one_read_below_face_p_is_backed_only_when_lonely(other, lonely):
     frames otherwise; of 3,250 development frames LONELY at 0 reads 4 more (none wrong,
     nothing undecidable decided) and SAME_PIP at 0 changes none: pinned on views made by
     hand (the other candidate read as a 2, as a 2's pair centred on its die is)."""
-    die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
-    seen = [die, learned.Seen(other, 2, 0.9, 0.0)]
+    die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
+    seen = [die, views.Seen(other, 2, 0.9, 0.0)]
     assert learned._lonely(die, seen) is lonely
     assert learned._grid_backs(die, seen) is lonely
 
@@ -242,8 +242,8 @@ def test_a_neighbour_seen_as_nothing_is_no_pip_of_the_ones_face(value, belief, l
     off its own (the tuning set's frame 351, red; TUNING validation 170, green): that spot's
     crop and the pair's, centred off the die, are seen as no die's centre (0.60-0.89); a 2's
     pair is centred on its die and seen as a 2 (or leaning)."""
-    die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
-    seen = [die, learned.Seen(one(15.0), value, belief, 0.0)]
+    die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
+    seen = [die, views.Seen(one(15.0), value, belief, 0.0)]
     assert learned._lonely(die, seen) is lonely
 
 
@@ -265,9 +265,9 @@ def test_a_die_whose_top_is_the_felts_colour_is_not_measured(monkeypatch):
 
 
 @pytest.mark.parametrize("lean, apart, rescued", [
-    (float(np.nextafter(learned.UNSURE_P, 0.0)), 3.0, True),   # leaning under UNSURE_P
-    (learned.UNSURE_P, 3.0, False),                          # at it, far from both dice
-    (learned.UNSURE_P, 0.99 * learned.SIDE_FACE, True),      # on the 2 (its side face)
+    (float(np.nextafter(views.UNSURE_P, 0.0)), 3.0, True),   # leaning under UNSURE_P
+    (views.UNSURE_P, 3.0, False),                          # at it, far from both dice
+    (views.UNSURE_P, 0.99 * views.SIDE_FACE, True),      # on the 2 (its side face)
 ])
 def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apart, rescued):
     """A first-generator development frame (750002, 50): a 2 read at 0.79 beside a sure 6,
@@ -279,12 +279,12 @@ def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apa
     of the 2's side from it, away from the 6."""
     img, label = frame("first", VALIDATION["first"], 50)
     assert sorted(label["values"]) == [2, 6]
-    seen = learned.look(img)
-    assert learned.decide(seen).reason in learned.RESCUED
+    seen = views.look(img)
+    assert views.decide(seen).reason in learned.RESCUED
     assert (got := learned._rescue(img, seen)) is not None and got.values == (2, 6)
     two = next(s for s in seen if s.value == 2)
     c = two.candidate
-    stray = learned.Seen(dataclasses.replace(c, x=c.x - apart * c.side, split=False),
+    stray = views.Seen(dataclasses.replace(c, x=c.x - apart * c.side, split=False),
                          LEANING, lean, lean)
     assert (learned._rescue(img, [*seen, stray]) is not None) is rescued
 

@@ -1,4 +1,4 @@
-"""Pairs (candidates.pairs, learned.look's second look): two pips at a 2's diagonal that gave
+"""Pairs (candidates.pairs, views.look's second look): two pips at a 2's diagonal that gave
 no candidate (one pip run into print, so their sizes differ; or both linked to dots of
 print) get a 2's candidate, which counts only when the classifier reads it a sure 2.
 Pips made by hand, and development frames (dice_crops.frame: never an evaluation seed)."""
@@ -9,7 +9,7 @@ import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import candidates as C
-from services.vision.dice import learned
+from services.vision.dice import classifier, learned, views
 from services.vision.dice.pipfinder import Pip
 from services.vision.dice.reader import read_dice
 
@@ -119,10 +119,10 @@ def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
     FACE_P) is not kept: a pair adds a die and never refuses a frame."""
     img, _ = frame("tuning", VALIDATION["tuning"], 256)
     fr = C.Frame(img)
-    first = learned._look(img, fr.candidates(cores=False))
-    assert len(learned._surest(first)) == 1
-    found = fr.pairs([learned._surest(first)[0].candidate])
-    says = {0: (2, 0.95), 1: (2, 0.85), 2: (learned.LEANING, 0.99), 3: (3, 0.99)}
+    first = views._look(img, fr.candidates(cores=False))
+    assert len(views._surest(first)) == 1
+    found = fr.pairs([views._surest(first)[0].candidate])
+    says = {0: (2, 0.95), 1: (2, 0.85), 2: (classifier.LEANING, 0.99), 3: (3, 0.99)}
 
     def classify(crops: np.ndarray) -> np.ndarray:
         out = np.zeros((len(crops), 8), np.float32)
@@ -132,8 +132,8 @@ def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
             out[k, 0] += 1 - p
         return out
 
-    monkeypatch.setattr(learned, "classify", classify)
-    monkeypatch.setattr(learned, "_plain", lambda image, cands: [False] * len(cands))
+    monkeypatch.setattr(views, "classify", classify)
+    monkeypatch.setattr(views, "_plain", lambda image, cands: [False] * len(cands))
     assert len(found) >= 4
-    twos = learned._twos(img, fr, first)
+    twos = views._twos(img, fr, first)
     assert [(s.candidate, s.value, s.belief) for s in twos] == [(found[0], 2, pytest.approx(0.95))]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, learned, views
 from services.vision.dice.reader import read_dice
 
 
@@ -26,7 +26,7 @@ def test_white_dice_on_white_print_are_rescued_by_their_shaded_sides(monkeypatch
     assert tuple(sorted(label["values"])) == values
     r = read_dice(img)
     assert r.values == values and r.detail["shaded"] and r.detail["one_camera"] < camera.FIT
-    dice = learned._surest(learned.look(img), learned.RESCUE_P, learned.RESCUE_P)
+    dice = views._surest(views.look(img), learned.RESCUE_P, learned.RESCUE_P)
     whole = camera.misfit(img, dice[0].candidate, dice[1].candidate)
     assert whole is None or whole >= camera.FIT
     monkeypatch.setattr(learned, "RESCUE_SHADED", False)
@@ -36,8 +36,8 @@ def test_white_dice_on_white_print_are_rescued_by_their_shaded_sides(monkeypatch
 def test_a_die_leaning_shaded_lean_or_more_is_not_rescued_so(monkeypatch):
     """Frame 113's 1 leans 0.07: at SHADED_LEAN exactly it is not rescued, just above it is."""
     img, _ = white(113)
-    seen = learned.look(img)
-    lean = max(d.lean for d in learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
+    seen = views.look(img)
+    lean = max(d.lean for d in views._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
     monkeypatch.setattr(learned, "SHADED_LEAN", lean)
     assert learned._rescue(img, seen) is None
     monkeypatch.setattr(learned, "SHADED_LEAN", float(np.nextafter(lean, 1.0)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from services.scenes import named_sets
-from services.vision.dice import learned, side_faces
+from services.vision.dice import learned, side_faces, views
 from services.vision.dice.candidates import CROP, CROP_SIDES
 from services.vision.dice.classifier import LEANING
 from tests.vision.dice.test_one_camera import FELT, SIDE, die, table
@@ -28,10 +28,10 @@ def test_the_side_towards_the_base_is_painted_the_felts_colour_and_the_top_kept(
     assert plain[mid + 3, int(round(mid - 0.7 * SIDE * px))].max() < 200   # painted the other way
 
 
-def view(index: int, value: int) -> tuple[np.ndarray, learned.Seen]:
+def view(index: int, value: int) -> tuple[np.ndarray, views.Seen]:
     """The development solid camera's frame and its leaning view read `value` unsided."""
     _, img, _ = named_sets.render(("dev-solid", "dice", index))
-    seen = learned.look(img)
+    seen = views.look(img)
     s = next(s for s in seen if learned._as_face(s) is None
              and (u := learned._unsided(img, s)) is not None and u.value == value)
     return img, s
@@ -63,7 +63,7 @@ def test_the_face_its_grid_makes_needs_tilt_share(monkeypatch):
     (frame 136 before stop 35's network)."""
     img, s = view(177, 5)
     got = learned._unsided(img, s)
-    assert got is not None and s.candidate.fit == 5 and got.belief < learned.FACE_P
+    assert got is not None and s.candidate.fit == 5 and got.belief < views.FACE_P
     monkeypatch.setattr(learned, "TILT_SHARE", got.belief)
     assert learned._unsided(img, s) is not None
     monkeypatch.setattr(learned, "TILT_SHARE", float(np.nextafter(got.belief, 1.0)))
@@ -75,11 +75,11 @@ def test_a_view_showing_no_side_is_not_looked_at_again():
     and a view read as a face is not looked at again; the same die showing its side is."""
     img = table()
     c = die(img, 320, 240, (0.0, 0.0))
-    assert learned._unsided(img, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3)) is None
-    tilted = table()
-    c = die(tilted, 320, 240, (0.4, 0.0))
-    assert learned._unsided(tilted, learned.Seen(c, 3, 0.9, 0.05)) is None
-    got = learned._unsided(tilted, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
+    assert learned._unsided(img, views.Seen(c, LEANING, 0.9, 0.9, 0.05, 3)) is None
+    steep = table()
+    c = die(steep, 320, 240, (0.4, 0.0))
+    assert learned._unsided(steep, views.Seen(c, 3, 0.9, 0.05)) is None
+    got = learned._unsided(steep, views.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
     assert got is not None and got.value == 3
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import learned
+from services.vision.dice import learned, views
 from services.vision.dice.candidates import Candidate, Frame
 from services.vision.dice.pipfinder import Spots
 from services.vision.dice.reader import read_dice
@@ -81,9 +81,9 @@ def test_dice_with_dark_pips_are_not_looked_at_so():
     """A lamp's streak is bright: beside a sure die with dark pips (the other die of the
     pair has dark pips too) the look adds nothing."""
     image = two(streak=True)
-    dark = learned.Seen(Candidate(220.0, 160.0, 48.0, 4, 4, True), 4, 0.99, 0.0)
+    dark = views.Seen(Candidate(220.0, 160.0, 48.0, 4, 4, True), 4, 0.99, 0.0)
     assert learned._streaked(Frame(image), [dark]) == [dark]
-    bright = learned.Seen(SURE, 4, 0.99, 0.0)
+    bright = views.Seen(SURE, 4, 0.99, 0.0)
     assert [s.candidate.fit for s in learned._streaked(Frame(image), [bright])[1:]].count(2) == 1
 
 

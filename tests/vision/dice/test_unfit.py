@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, learned, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
-DICE = [learned.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.95, 0.0),
-        learned.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.95, 0.0)]
+DICE = [views.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.95, 0.0),
+        views.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.95, 0.0)]
 AT = learned.UNFIT
 BELOW = float(np.nextafter(AT, 0.0))
 
@@ -55,7 +55,7 @@ def test_both_measures_come_from_one_look_at_each_die(index, whole, shaded):
     are those camera.side_vector measured one at a time before it (white dice on white print:
     the print joins the whole silhouettes, not the shaded parts)."""
     img, _ = frame("white", 1_346_001, index)
-    a, b = (d.candidate for d in learned._surest(learned.look(img))[:2])
+    a, b = (d.candidate for d in views._surest(views.look(img))[:2])
     assert camera.misfits(img, a, b) == pytest.approx((whole, shaded), abs=0.0005)
 
 
@@ -80,7 +80,7 @@ def test_a_flat_white_die_on_white_print_is_still_read(index):
     img, label = frame("white", 1_346_001, index)
     r = read_dice(img)
     assert r.values == tuple(sorted(label["values"]))
-    a, b = learned._surest(learned.look(img))[:2]
+    a, b = views._surest(views.look(img))[:2]
     whole = camera.misfit(img, a.candidate, b.candidate)
     assert whole is not None and whole > 2 * learned.UNFIT
 
@@ -92,7 +92,7 @@ def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, 
     sides misfit by UNFIT or more (learned.RESCUE_UNFIT)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"] and read_dice(img).no_decision
-    seen = learned.look(img)
+    seen = views.look(img)
     assert learned._rescue(img, seen) is None
     monkeypatch.setattr(learned, "RESCUE_UNFIT", False)
     assert learned._rescue(img, seen) is not None
@@ -131,5 +131,5 @@ def test_only_pale_dice_are_asked(monkeypatch):
 ])
 def test_pale_dice_are_white_ones(source, seed, index, pale):
     img, _ = frame(source, seed, index)
-    dice = learned._surest(learned.look(img), learned.RESCUE_P, learned.RESCUE_P)
+    dice = views._surest(views.look(img), learned.RESCUE_P, learned.RESCUE_P)
     assert len(dice) >= 1 and all(learned._pale(img, d.candidate) is pale for d in dice)
