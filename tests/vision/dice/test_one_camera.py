@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, learned, views
+from services.vision.dice import camera, guard, learned, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, NOTHING
 
@@ -170,9 +170,9 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
     img, label = frame("leaning", 1_407_001, 45)
     assert label["no_decision"]
     r = learned.read_learned(img)
-    assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
+    assert r.reason == "cocked" and r.detail["lean"] >= guard.GUARD_LEAN
     assert r.detail["misfit"] > camera.FIT
-    monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
+    monkeypatch.setattr(guard, "GUARD_LEAN", 1.01)
     assert learned.read_learned(img).values == (1, 3)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import learned
+from services.vision.dice import guard, learned
 
 
 @pytest.mark.parametrize("source, seed, index, values", [
@@ -26,6 +26,6 @@ def test_a_frame_read_at_one_size_keeps_the_guard(monkeypatch):
     """The second decision is the guard's too: with a leaning view beside a die it would
     need the dice to fit one camera (GUARD_LEAN at 0 makes every decided frame ask)."""
     img, _ = frame("first", 750002, 93)
-    monkeypatch.setattr(learned, "GUARD_LEAN", 0.0)
+    monkeypatch.setattr(guard, "GUARD_LEAN", 0.0)
     monkeypatch.setattr(learned.camera, "FIT", 0.0)
     assert learned.read_learned(img).reason == "cocked"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, learned, views
+from services.vision.dice import camera, guard, learned, views
 from services.vision.dice.reader import read_dice
 
 
@@ -56,5 +56,5 @@ def test_a_cocked_white_die_is_kept_out_by_its_lean(monkeypatch):
 
 def test_only_pale_dice_are_rescued_so(monkeypatch):
     img, _ = white(113)
-    monkeypatch.setattr(learned, "_pale", lambda image, die: False)
+    monkeypatch.setattr(guard, "_pale", lambda image, die: False)
     assert read_dice(img).reason == "single_die"

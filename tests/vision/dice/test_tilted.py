@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, classifier, learned, views
+from services.vision.dice import camera, classifier, guard, learned, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -242,7 +242,7 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     assert read_dice(img).reason == "cocked"
     monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
     assert learned._sides_alike(dice, seen)
-    monkeypatch.setattr(learned, "LATER_SHADED", False)
+    monkeypatch.setattr(guard, "LATER_SHADED", False)
     assert read_dice(img).values == (2, 4)
 
 
