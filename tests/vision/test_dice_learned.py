@@ -67,7 +67,7 @@ def test_a_leaning_view_at_a_lone_pip_split_off_a_pair_does_not_refuse_the_frame
 
 
 def test_a_leaning_view_inside_a_die_read_sure_of_fewer_pips_is_that_dies_own():
-    """With `inside` (learned._inside, then the camera check): 2 pips of a 5 read sure, seen
+    """With `inside` (rescue._inside, then the camera check): 2 pips of a 5 read sure, seen
     off its centre as leaning, are the 5's; not so with as many pips as its value, nor
     INSIDE of its side away."""
     from services.vision.dice.views import INSIDE

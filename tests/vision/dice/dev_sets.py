@@ -5,7 +5,7 @@ folder and read there in a minute: what the vision README's development figures 
     .venv/bin/python -m tests.vision.dice.dev_sets read DIR OUT.json
     .venv/bin/python -m tests.vision.dice.dev_sets diff A.json B.json
     # a rule switched off: which frames does it change?
-    .venv/bin/python -m tests.vision.dice.dev_sets read DIR OFF.json --set learned.LONELY=0
+    .venv/bin/python -m tests.vision.dice.dev_sets read DIR OFF.json --set rescue.LONELY=0
     # other development frames, as the tests render them (dice_crops.frame): set solid-786001
     .venv/bin/python -m tests.vision.dice.dev_sets cache DIR --more solid:786001:300
 

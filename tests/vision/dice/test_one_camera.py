@@ -1,5 +1,5 @@
 """One camera for both dice (dice/camera.py) on drawn dice, and the reader's rescue of dice
-read below FACE_P (learned._rescue) on development frames of the foreign renderer's tuning
+read below FACE_P (rescue._rescue) on development frames of the foreign renderer's tuning
 region and the leaning set (dice_crops.frame: never an evaluation seed)."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, guard, learned, views
+from services.vision.dice import camera, guard, learned, rescue, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, NOTHING
 
@@ -159,7 +159,7 @@ def test_a_leaning_die_read_below_face_p_without_its_pips_grid_is_not_rescued():
 ])
 def test_a_rival_face_refuses_a_rescued_die(belief, rival, backed):
     die = views.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
-    assert learned._grid_backs(die, [die]) is backed
+    assert rescue._grid_backs(die, [die]) is backed
 
 
 def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
@@ -185,7 +185,7 @@ def rescued_two() -> tuple[np.ndarray, list[views.Seen], views.Seen]:
 
 
 @pytest.mark.parametrize("rival, rescued", [
-    (learned.RIVAL_P, True),   # at RIVAL_P (under RIVAL_SHARE of 0.77 too)
+    (rescue.RIVAL_P, True),   # at RIVAL_P (under RIVAL_SHARE of 0.77 too)
     ("share", True),           # over RIVAL_P, exactly RIVAL_SHARE of its belief
     ("over", False),           # over both: a 3 whose middle pip was missed, read 2
 ])
@@ -197,10 +197,10 @@ def test_a_rival_face_of_a_die_read_below_face_p_refuses_the_rescue(rival, rescu
     out reads one more (no value wrong, no no-decision frame decided) and RIVAL_SHARE
     changes none (README, "Stop 30"): the rule is pinned on a real frame's views."""
     img, seen, two = rescued_two()
-    share = learned.RIVAL_SHARE * two.belief
+    share = rescue.RIVAL_SHARE * two.belief
     value = {"share": share, "over": share + 0.005}.get(rival, rival)
     given = dataclasses.replace(two, rival=value, rival_face=3)
-    got = learned._rescue(img, [given if s is two else s for s in seen])
+    got = rescue._rescue(img, [given if s is two else s for s in seen])
     assert (got is not None) is rescued
     assert got is None or got.values == (2, 4)
 
@@ -227,13 +227,13 @@ def test_a_one_read_below_face_p_is_backed_only_when_lonely(other, lonely):
     hand (the other candidate read as a 2, as a 2's pair centred on its die is)."""
     die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
     seen = [die, views.Seen(other, 2, 0.9, 0.0)]
-    assert learned._lonely(die, seen) is lonely
-    assert learned._grid_backs(die, seen) is lonely
+    assert rescue._lonely(die, seen) is lonely
+    assert rescue._grid_backs(die, seen) is lonely
 
 
 @pytest.mark.parametrize("value, belief, lonely", [
-    (NOTHING, learned.LONELY_NOTHING, True),     # no die's centre: a spot off the die
-    (NOTHING, float(np.nextafter(learned.LONELY_NOTHING, 0.0)), False),
+    (NOTHING, rescue.LONELY_NOTHING, True),     # no die's centre: a spot off the die
+    (NOTHING, float(np.nextafter(rescue.LONELY_NOTHING, 0.0)), False),
     (LEANING, 0.9, False),
     (2, 0.4, False),
 ])
@@ -244,7 +244,7 @@ def test_a_neighbour_seen_as_nothing_is_no_pip_of_the_ones_face(value, belief, l
     pair is centred on its die and seen as a 2 (or leaning)."""
     die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
     seen = [die, views.Seen(one(15.0), value, belief, 0.0)]
-    assert learned._lonely(die, seen) is lonely
+    assert rescue._lonely(die, seen) is lonely
 
 
 def test_a_die_whose_top_is_the_felts_colour_is_not_measured(monkeypatch):
@@ -280,11 +280,11 @@ def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apa
     img, label = frame("first", VALIDATION["first"], 50)
     assert sorted(label["values"]) == [2, 6]
     seen = views.look(img)
-    assert views.decide(seen).reason in learned.RESCUED
-    assert (got := learned._rescue(img, seen)) is not None and got.values == (2, 6)
+    assert views.decide(seen).reason in rescue.RESCUED
+    assert (got := rescue._rescue(img, seen)) is not None and got.values == (2, 6)
     two = next(s for s in seen if s.value == 2)
     c = two.candidate
     stray = views.Seen(dataclasses.replace(c, x=c.x - apart * c.side, split=False),
                          LEANING, lean, lean)
-    assert (learned._rescue(img, [*seen, stray]) is not None) is rescued
+    assert (rescue._rescue(img, [*seen, stray]) is not None) is rescued
 

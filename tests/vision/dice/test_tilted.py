@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, classifier, guard, learned, views
+from services.vision.dice import camera, classifier, guard, learned, rescue, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -184,8 +184,8 @@ def test_a_leaning_view_a_side_or_more_from_both_dice_refuses_the_frame(apart, r
     seen = views.look(img)
     reading = learned._tilted(img, seen)
     assert reading is not None
-    a, b = (d.candidate for d in views._surest(reading[1], learned.RESCUE_P,
-                                                 learned.RESCUE_P))
+    a, b = (d.candidate for d in views._surest(reading[1], rescue.RESCUE_P,
+                                                 rescue.RESCUE_P))
     x = a.x + (1.0 if a.x >= b.x else -1.0) * apart * views.SIDE_FACE * a.side
     view = views.Seen(Candidate(x, a.y, a.side * 0.6, None, 3, False, False),
                         classifier.LEANING, views.LEAN_P, views.LEAN_P, 0.1, 3)
@@ -215,7 +215,7 @@ def test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras(monkeyp
     assert not any(learned._as_face(s) for s in seen)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
-    a, b = (d.candidate for d in views._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
+    a, b = (d.candidate for d in views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P))
     measured = camera.sides(img, a, b)
     assert measured is not None
     shortest = min(float(np.linalg.norm(v)) for v in measured)
@@ -237,7 +237,7 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     img, label = frame("leaning", 1_007_001, 526)
     seen = views.look(img)
     assert label["no_decision"] and not any(learned._as_face(s) for s in seen)
-    dice = views._surest(seen, learned.RESCUE_P, learned.RESCUE_P)
+    dice = views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
     assert not learned._sides_alike(dice, seen)
     assert read_dice(img).reason == "cocked"
     monkeypatch.setattr(learned, "LEAN_GAP", 1.01)

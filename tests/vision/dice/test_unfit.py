@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, guard, learned, views
+from services.vision.dice import camera, guard, rescue, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -89,13 +89,13 @@ def test_a_flat_white_die_on_white_print_is_still_read(index):
 def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, index):
     """A white die cocked beside a flat one, read below FACE_P and rescued: the whole
     silhouettes fit one camera (a wide lens with its foot at the flat die), the shaded
-    sides misfit by UNFIT or more (learned.RESCUE_UNFIT)."""
+    sides misfit by UNFIT or more (rescue.RESCUE_UNFIT)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"] and read_dice(img).no_decision
     seen = views.look(img)
-    assert learned._rescue(img, seen) is None
-    monkeypatch.setattr(learned, "RESCUE_UNFIT", False)
-    assert learned._rescue(img, seen) is not None
+    assert rescue._rescue(img, seen) is None
+    monkeypatch.setattr(rescue, "RESCUE_UNFIT", False)
+    assert rescue._rescue(img, seen) is not None
     monkeypatch.setattr(guard, "LATER_SHADED", False)   # which refuses these too
     assert not read_dice(img).no_decision
 
@@ -131,5 +131,5 @@ def test_only_pale_dice_are_asked(monkeypatch):
 ])
 def test_pale_dice_are_white_ones(source, seed, index, pale):
     img, _ = frame(source, seed, index)
-    dice = views._surest(views.look(img), learned.RESCUE_P, learned.RESCUE_P)
+    dice = views._surest(views.look(img), rescue.RESCUE_P, rescue.RESCUE_P)
     assert len(dice) >= 1 and all(guard._pale(img, d.candidate) is pale for d in dice)
