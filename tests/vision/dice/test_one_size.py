@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import guard, learned
+from services.vision.dice import camera, guard, learned
 
 
 @pytest.mark.parametrize("source, seed, index, values", [
@@ -27,5 +27,5 @@ def test_a_frame_read_at_one_size_keeps_the_guard(monkeypatch):
     need the dice to fit one camera (GUARD_LEAN at 0 makes every decided frame ask)."""
     img, _ = frame("first", 750002, 93)
     monkeypatch.setattr(guard, "GUARD_LEAN", 0.0)
-    monkeypatch.setattr(learned.camera, "FIT", 0.0)
+    monkeypatch.setattr(camera, "FIT", 0.0)
     assert learned.read_learned(img).reason == "cocked"

@@ -1,4 +1,4 @@
-"""Dice seen leaning (learned._tilted): a tilted camera shows flat dice's side faces, and the
+"""Dice seen leaning (tilted._tilted): a tilted camera shows flat dice's side faces, and the
 classifier takes one or both for leaning dice; the frame is read when each such die's
 likeliest face is the one its pips' grid makes, a die read flat beside one is not seen
 plainly apart from it (`_flat_beside`), and the two dice's sides fit one camera. Development frames
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, classifier, guard, learned, rescue, views
+from services.vision.dice import camera, classifier, guard, learned, rescue, tilted, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -38,7 +38,7 @@ def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
     img, label = frame("leaning", 1_367_001, 439)
     assert label["no_decision"]
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "TILT_SHARE", 0.5)
+    monkeypatch.setattr(tilted, "TILT_SHARE", 0.5)
     assert read_dice(img).values == (2, 3)
 
 
@@ -79,7 +79,7 @@ def leaning(x: float, fit: int | None, face: int, share: float, lean: float = 0.
     (leaning(100, 3, 3, 0.9, split=True), None),   # a lone pip split off a pair
 ])
 def test_a_leaning_view_as_a_face(view, face):
-    got = learned._as_face(view)
+    got = tilted._as_face(view)
     assert (got and got.value) == face
     assert got is None or got.lean == 0.0
 
@@ -93,8 +93,8 @@ def test_a_leaning_die_beside_a_flat_one_is_not_read(index):
     img, label = frame("leaning", VALIDATION["leaning"], index)
     seen = views.look(img)
     assert label["no_decision"]
-    assert any(learned._as_face(s) for s in seen) and views._surest(seen)
-    assert learned._tilted(img, seen) is None
+    assert any(tilted._as_face(s) for s in seen) and views._surest(seen)
+    assert tilted._tilted(img, seen) is None
     assert read_dice(img).no_decision
 
 
@@ -110,11 +110,11 @@ def test_a_leaning_die_beside_one_seen_flat_from_above_is_not_read(monkeypatch, 
     img, label = frame(source, seed, index)
     seen = views.look(img)
     assert label["no_decision"]
-    assert any(learned._as_face(s) for s in seen) and views._surest(seen, 0.5, 0.5)
-    assert learned._tilted(img, seen) is None
+    assert any(tilted._as_face(s) for s in seen) and views._surest(seen, 0.5, 0.5)
+    assert tilted._tilted(img, seen) is None
     assert read_dice(img).no_decision
-    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
-    assert learned._tilted(img, seen) is not None
+    monkeypatch.setattr(tilted, "LEAN_GAP", 1.01)
+    assert tilted._tilted(img, seen) is not None
 
 
 @pytest.mark.parametrize("index, reason", [
@@ -127,7 +127,7 @@ def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypat
     img, label = solid_camera(index)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
-    monkeypatch.setattr(learned, "_flat_beside", lambda die, leaning, seen: False)
+    monkeypatch.setattr(tilted, "_flat_beside", lambda die, leaning, seen: False)
     assert read_dice(img).reason == reason
 
 
@@ -154,15 +154,15 @@ def flat(value: int, fit: int | None, lean: float, rival: float = 0.0) -> views.
 ])
 def test_a_die_read_flat_beside_a_leaning_one(die, other_lean, ok):
     other = leaning(100, 4, 4, 0.9, lean=other_lean)
-    assert learned._flat_beside(die, other, [die, other]) is ok
+    assert tilted._flat_beside(die, other, [die, other]) is ok
 
 
 def test_another_leaning_die_refuses_the_frame():
     img, _ = solid_camera(5)
     seen = views.look(img)
-    assert learned._tilted(img, seen) is not None
+    assert tilted._tilted(img, seen) is not None
     elsewhere = leaning(5.0, None, 3, 0.1, lean=views.LEAN_P)
-    assert learned._tilted(img, seen + [elsewhere]) is None
+    assert tilted._tilted(img, seen + [elsewhere]) is None
 
 
 @pytest.mark.parametrize("index", [68, 220])
@@ -182,7 +182,7 @@ def test_a_leaning_view_on_a_dies_side_face_is_that_dies(monkeypatch, index):
 def test_a_leaning_view_a_side_or_more_from_both_dice_refuses_the_frame(apart, refused):
     img, _ = solid_camera(5)
     seen = views.look(img)
-    reading = learned._tilted(img, seen)
+    reading = tilted._tilted(img, seen)
     assert reading is not None
     a, b = (d.candidate for d in views._surest(reading[1], rescue.RESCUE_P,
                                                  rescue.RESCUE_P))
@@ -190,7 +190,7 @@ def test_a_leaning_view_a_side_or_more_from_both_dice_refuses_the_frame(apart, r
     view = views.Seen(Candidate(x, a.y, a.side * 0.6, None, 3, False, False),
                         classifier.LEANING, views.LEAN_P, views.LEAN_P, 0.1, 3)
     assert views._apart(view.candidate, b) > views.SIDE_FACE
-    assert (learned._tilted(img, seen + [view]) is None) is refused
+    assert (tilted._tilted(img, seen + [view]) is None) is refused
 
 
 @pytest.mark.parametrize("x, on", [(149.0, True), (150.0, False)])
@@ -212,19 +212,19 @@ def test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras(monkeyp
     monkeypatch.setattr(views, "BIG", 0.0)
     img, label = solid_camera(index)
     seen = views.look(img)
-    assert not any(learned._as_face(s) for s in seen)
+    assert not any(tilted._as_face(s) for s in seen)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
     a, b = (d.candidate for d in views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P))
     measured = camera.sides(img, a, b)
     assert measured is not None
     shortest = min(float(np.linalg.norm(v)) for v in measured)
-    monkeypatch.setattr(learned, "SIDE_SHOWN", shortest)
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", shortest)
     assert read_dice(img).values == got.values
-    monkeypatch.setattr(learned, "SIDE_SHOWN", float(np.nextafter(shortest, 1.0)))
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", float(np.nextafter(shortest, 1.0)))
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "SIDE_SHOWN", 0.0)
-    monkeypatch.setattr(learned, "_grid_backs", lambda die, seen: False)
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", 0.0)
+    monkeypatch.setattr(tilted, "_grid_backs", lambda die, seen: False)
     assert read_dice(img).reason == "cocked"
 
 
@@ -236,12 +236,12 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     refuses it too), read (2, 4)."""
     img, label = frame("leaning", 1_007_001, 526)
     seen = views.look(img)
-    assert label["no_decision"] and not any(learned._as_face(s) for s in seen)
+    assert label["no_decision"] and not any(tilted._as_face(s) for s in seen)
     dice = views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
-    assert not learned._sides_alike(dice, seen)
+    assert not tilted._sides_alike(dice, seen)
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
-    assert learned._sides_alike(dice, seen)
+    monkeypatch.setattr(tilted, "LEAN_GAP", 1.01)
+    assert tilted._sides_alike(dice, seen)
     monkeypatch.setattr(guard, "LATER_SHADED", False)
     assert read_dice(img).values == (2, 4)
 
@@ -257,4 +257,4 @@ def test_two_dice_read_flat_show_their_sides_alike_when_their_leans_are_close(ne
     b = views.Seen(Candidate(300.0, 100.0, 50.0, 4, 4, False, False), 4, 0.8, other)
     side = leaning(140.0, None, 3, 0.1, lean=near)      # on a's side face
     lone = leaning(320.0, None, 3, 0.1, lean=0.99, split=True)  # a split lone pip: no view
-    assert learned._sides_alike([a, b], [a, b, side, lone]) is alike
+    assert tilted._sides_alike([a, b], [a, b, side, lone]) is alike
