@@ -20,48 +20,38 @@ a frame refused as `cocked` only for leaning views inside dice read sure (their 
 centre), when they fit one camera (`_inside`); a frame whose dice are seen leaning as a
 tilted camera shows flat dice, when their side faces fit one camera (`_tilted`, looking at a
 leaning view again without its side faces: side_faces.py).
+
+`read_learned` below runs them in turn: the first decision, `_inside` or `_rescue`,
+`_tilted`, the looks again (AGAIN), then `_guard` on a decided frame. Each rule lives, with
+its constants and how they were measured, in a module of its own:
+- views.py: `Seen`, `look` (the classifier's view of every candidate: TURN_P, `_plain`,
+  `_hole`, `_twos`) and `decide` (the first decision: FACE_P, GUESSED_P, LEAN_P, UNSURE_P,
+  SAME_SIZE, APART, INSIDE, BIG), and the helpers the others share (`_surest`, `_near`,
+  `_on_die` with SIDE_FACE);
+- rescue.py: `_inside`, `_rescue` and `_shaded_camera` (RESCUE_P, RESCUED, RIVAL_P, LONELY,
+  RESCUE_UNFIT, RESCUE_SHADED), and `_one_camera`, the fit they and `_tilted` take;
+- tilted.py: `_tilted` and its parts (`_as_face`, `_unsided`, `_tops`, `_flat_beside`,
+  `_sides_alike`: TILTED, TILT_SHARE, LEAN_GAP, SIDE_SHOWN, UNSIDED);
+- again.py: the looks again (AGAIN: `_one_size`, `_at_dice_side`, `_another_die`,
+  `_streaked`; RESIZED, GUESSED_SIDES);
+- guard.py: `_guard`, the last check of a decided frame (GUARD_LEAN, `_unfit` with UNFIT,
+  `_pale`).
+A name with a leading underscore is the dice reader's own: its modules import it from each
+other. A constant imported by name is bound in each module that reads it (FACE_P in views.py,
+rescue.py and tilted.py): a test patches it, and `dev_sets read --set` sets it, in the module
+whose rule reads it.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
-from services.vision.dice import by_body
+from services.vision.dice.again import AGAIN
 from services.vision.dice.candidates import Frame
 from services.vision.dice.guard import _guard
 from services.vision.dice.rescue import RESCUE_P, RESCUED, _inside, _rescue
 from services.vision.dice.tilted import TILTED, _tilted
-from services.vision.dice.views import (
-    Seen,
-    _look,
-    _measured,
-    _near,
-    _sizes_apart,
-    _surest,
-    decide,
-    look,
-)
+from services.vision.dice.views import _surest, decide, look
 from services.vision.reading import Reading
-
-# A frame with one sure die (`single_die`) is decided again at FACE_P with every other
-# candidate also looked at at that die's side where its own is RESIZED times off (`_one_size`:
-# a lone pip's side is a guess from its radius). Development frames: 11 more read of 1,351
-# (tuning set 377 -> 383, solid camera 121 -> 125, widened 207 -> 208), no further
-# no-decision frame decided (taking the rescue after it decided a leaning die: first
-# generator 121); at 1.3 instead of 1.15, 9 more.
-RESIZED = 1.15
-# ... and a frame refused as `unreadable` with two sure dice, every face seen at a side
-# RESIZED times off theirs looked at again at it (`_at_dice_side`). Development frames: 4
-# more read of 1,351 (tuning set 386 -> 388, widened 209 -> 210, first generator 209 ->
-# 210), no further no-decision frame decided.
-# A frame refused as `unreadable` whose two sure dice both have guessed sides (lone pips, or
-# pips making no grid) is looked at again at the mean of the two (`_at_dice_side`): a lamp's
-# streak by a 1's pip swells the pip, and the guess from its radius, 55 px beside another 1's
-# 32 (first generator 1058001 frame 599, "dice of different sizes"). Development frames and
-# 1,200 of used first-generator seeds: +1 (that frame), nothing else changed; fresh seeds
-# (2,500 frames): first 1318001 450 -> 451 of 456 (frame 114, a 1 and a 6), nothing else.
-GUESSED_SIDES = True
 
 
 def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
@@ -84,71 +74,3 @@ def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
             break
     return reading if reading.no_decision else \
         _guard(image, seen, reading, dice, later=reading is not first)
-
-
-def _one_size(frame: Frame, seen: list[Seen]) -> list[Seen]:
-    """What was seen, and every other candidate looked at again at the side of the frame's
-    one sure die where its own is RESIZED times off it (two dice of one frame are one size;
-    a lone pip's side is a guess from its radius). The frame is then decided at FACE_P
-    only."""
-    sure = _surest(seen)
-    if len(sure) != 1:
-        return seen
-    die = sure[0].candidate
-    again = {dataclasses.replace(s.candidate, side=die.side) for s in seen
-             if not _near(s.candidate, die) and _sizes_apart(s.candidate.side, die.side, RESIZED)}
-    return seen + _look(frame.image, sorted(again, key=lambda c: (c.x, c.y)))
-
-
-def _at_dice_side(frame: Frame, seen: list[Seen]) -> list[Seen]:
-    """What was seen, each face's view (1-6) whose side is RESIZED times off the frame's die
-    side replaced by its view at that side: the mean side of its two sure dice whose grids
-    of two pips or more measure it (a lone pip's side is a guess from its radius, and two
-    dice of one frame are one size). For a frame refused as `unreadable`: a 5 read from a
-    lone pip at 38 px beside a 3 of 56 ("dice of different sizes"), a pip read 2 at 0.50 at
-    25 px beside dice of 63 (`unsure`). When neither die's grid measures it (both read from
-    guesses, GUESSED_SIDES), the mean of their two sides. A leaning or nothing view is kept
-    as it is; the frame is decided again at FACE_P only."""
-    sure = _surest(seen)
-    measured = _measured(sure)
-    if len(sure) == 2 and not measured and GUESSED_SIDES:
-        measured = [d.candidate.side for d in sure]
-    if len(sure) != 2 or not measured:
-        return seen
-    side = float(np.mean(measured))
-    off = [i for i, s in enumerate(seen)
-           if 1 <= s.value <= 6 and _sizes_apart(s.candidate.side, side, RESIZED)]
-    again = _look(frame.image, [dataclasses.replace(seen[i].candidate, side=side) for i in off])
-    swap = dict(zip(off, again))
-    return [swap.get(i, s) for i, s in enumerate(seen)]
-
-
-def _another_die(frame: Frame, seen: list[Seen]) -> list[Seen]:
-    """What was seen and, when it shows one sure die, the views of the candidates found on
-    pieces of the frame in that die's body colour, by pips of their own contrast (by_body.py:
-    a dim die's pips, or pips run into glare or the die's corner, that the frame's one pip
-    level missed)."""
-    sure = _surest(seen)
-    if len(sure) != 1:
-        return seen
-    return seen + _look(frame.image, by_body.candidates(frame.image, sure[0].candidate))
-
-
-def _streaked(frame: Frame, seen: list[Seen]) -> list[Seen]:
-    """What was seen and the views of the candidates the pips inside spots that are no pip
-    make (candidates.Frame.streaked: a lamp's streak run into a pip, on the first
-    generator's dice the commonest miss), those not seen already, when the frame's sure
-    dice have bright pips (a streak is bright; the dice of a roll are a pair): pips of their
-    pips' size."""
-    dice = [d.candidate for d in _surest(seen)]
-    if not dice or any(d.dark for d in dice):
-        return seen
-    known = {s.candidate for s in seen}
-    return seen + _look(frame.image, [c for c in frame.streaked(dice) if c not in known])
-
-
-# A frame still refused for one of these reasons with the dice taken at one size (and, for
-# one sure die, the other looked for by its body; then both, by the pips under a lamp's
-# streak): the candidates looked at again, in turn (decided at FACE_P only, never rescued).
-AGAIN = {"single_die": (_one_size, _another_die, _streaked),
-         "unreadable": (_at_dice_side, _streaked)}

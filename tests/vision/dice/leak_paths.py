@@ -8,7 +8,7 @@ refuses the evaluation seeds).
     .venv/bin/python -m tests.vision.dice.leak_paths --json leaning:913001:100
 
 The ways (`path`): `first` (both dice read sure at the first decision), `again` (by a look
-again at FACE_P: learned.AGAIN), `camera` (rescued or `_inside`: the detail's `one_camera`
+again at FACE_P: again.AGAIN), `camera` (rescued or `_inside`: the detail's `one_camera`
 is the pair's misfit) and `tilted` (both seen leaning, `_tilted`). Exit status 0; the
 summary counts the frames decided by way.
 """

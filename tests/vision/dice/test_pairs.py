@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
+from services.vision.dice import again, classifier, learned, views
 from services.vision.dice import candidates as C
-from services.vision.dice import classifier, learned, views
 from services.vision.dice.pipfinder import Pip
 from services.vision.dice.reader import read_dice
 
@@ -109,8 +109,8 @@ def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, 
     monkeypatch.setattr(C, rule, (9.0, 9.0) if rule == "PAIR_SIZE" else 0)
     # the look at pips under a lamp's streak reads wide 54 too (its 2's pip run into print)
     monkeypatch.setattr(learned, "AGAIN", {reason: tuple(f for f in looks
-                                                         if f is not learned._streaked)
-                                           for reason, looks in learned.AGAIN.items()})
+                                                         if f is not again._streaked)
+                                           for reason, looks in again.AGAIN.items()})
     assert read_dice(img).no_decision
 
 
