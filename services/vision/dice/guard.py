@@ -26,7 +26,7 @@ GUARD_LEAN = 0.5
 # them; 11 of 1,264 other development reads, dice whose lit side it misses), both together
 # on 5 of 1,728.
 # Development frames: 0.2 caught 5 leaks and cost 5 reads, 0.24 caught 4 and cost 3, 0.3
-# caught 2 and cost 1. Fresh seeds at 0.24 (`dev_sets read --set learned.UNFIT=0`):
+# caught 2 and cost 1. Fresh seeds at 0.24 (`dev_sets read --set guard.UNFIT=0`):
 # white_leaning 1357001 18 -> 14 of 800 decided, leaning 1367001 4 -> 3 of 600, tuning
 # 1366001 377 -> 376 of 412 read (frame 83), white 1356001 and solid 1361001 unchanged.
 UNFIT = 0.24
