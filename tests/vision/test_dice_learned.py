@@ -6,11 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from services.vision.dice import learned
+from services.vision.dice import camera, learned, views
 from services.vision.dice.candidates import CROP as CROP_PX
 from services.vision.dice.candidates import Candidate, crop
 from services.vision.dice.classifier import CLASSES, LEANING, MODEL, classify
-from services.vision.dice.learned import FACE_P, LEAN_P, UNSURE_P, Seen, decide
+from services.vision.dice.views import FACE_P, LEAN_P, UNSURE_P, Seen, decide
 
 
 def seen(x: float, y: float, value: int, belief: float, lean: float = 0.0,
@@ -38,7 +38,7 @@ def test_a_face_exactly_at_the_belief_needed_counts_and_just_below_it_does_not()
 
 
 def test_a_face_whose_pips_make_no_grid_needs_the_guessed_belief():
-    from services.vision.dice.learned import GUESSED_P
+    from services.vision.dice.views import GUESSED_P
     guessed = [seen(100, 100, 1, GUESSED_P, fit=None), seen(300, 200, 5, 0.99)]
     assert decide(guessed).values == (1, 5)
     guessed[0] = seen(100, 100, 1, np.nextafter(GUESSED_P, 0), fit=None)
@@ -67,10 +67,10 @@ def test_a_leaning_view_at_a_lone_pip_split_off_a_pair_does_not_refuse_the_frame
 
 
 def test_a_leaning_view_inside_a_die_read_sure_of_fewer_pips_is_that_dies_own():
-    """With `inside` (learned._inside, then the camera check): 2 pips of a 5 read sure, seen
+    """With `inside` (rescue._inside, then the camera check): 2 pips of a 5 read sure, seen
     off its centre as leaning, are the 5's; not so with as many pips as its value, nor
     INSIDE of its side away."""
-    from services.vision.dice.learned import INSIDE
+    from services.vision.dice.views import INSIDE
 
     def view(dx: float, pips: int) -> Seen:
         return Seen(Candidate(300 + dx * 50, 200, 50, 2, pips, False), LEANING, 0.9, 0.9)
@@ -89,9 +89,8 @@ def test_a_frame_refused_for_a_leaning_view_inside_a_die_is_read_when_one_camera
     a die read sure (INSIDE), so the frame is read when the two dice fit one camera. (The
     tuning set's frame 142 before stop 35's network.)"""
     from services.scenes.dice_crops import VALIDATION, frame
-    from services.vision.dice import camera
     img, label = frame("first", VALIDATION["first"], 69)
-    assert learned.decide(learned.look(img)).reason == "cocked"
+    assert views.decide(views.look(img)).reason == "cocked"
     r = learned.read_learned(img)
     assert r.values is not None and sorted(r.values) == sorted(label["values"]) == [1, 2]
     monkeypatch.setattr(camera, "FIT", 0.0)
@@ -117,7 +116,7 @@ def test_one_die_read_two_ways_is_unreadable_never_the_surer_value():
 def test_with_the_grid_check_a_value_no_pip_grid_on_the_die_makes_is_refused(monkeypatch):
     frame = [seen(100, 100, 3, 0.99, fit=2), seen(300, 200, 5, 0.99)]
     assert decide(frame).values == (3, 5)  # off by default
-    monkeypatch.setattr(learned, "GRID_AGREES", True)
+    monkeypatch.setattr(views, "GRID_AGREES", True)
     r = decide(frame)
     assert r.no_decision and r.reason == "unreadable"
     # another candidate on the same die whose pips make a 3 vouches for it
@@ -132,11 +131,11 @@ def test_counts_of_dice_give_their_reasons():
 
 
 def test_dice_of_different_sizes_or_touching_are_refused():
-    big = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * learned.SAME_SIZE * 1.01)]
+    big = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * views.SAME_SIZE * 1.01)]
     assert decide(big).reason == "unreadable"
-    same = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * learned.SAME_SIZE)]
+    same = [seen(100, 100, 3, 0.99), seen(300, 200, 5, 0.99, side=50 * views.SAME_SIZE)]
     assert decide(same).values == (3, 5)
-    close = [seen(100, 100, 3, 0.99), seen(100 + 50 * learned.APART - 1, 100, 5, 0.99)]
+    close = [seen(100, 100, 3, 0.99), seen(100 + 50 * views.APART - 1, 100, 5, 0.99)]
     assert decide(close).reason == "overlap"
 
 
@@ -241,7 +240,7 @@ def test_training_reads_several_crop_files_one_after_the_other(tmp_path):
 
 
 def test_an_unread_die_like_view_on_plain_ground_does_not_refuse_the_frame():
-    """Dots of the cloth's print read as a 2 with no die's body round them (learned._plain)
+    """Dots of the cloth's print read as a 2 with no die's body round them (views._plain)
     leave two sure dice read; off plain ground the same view refuses the frame."""
     dots = seen(500, 400, 2, UNSURE_P)
     assert decide([*two(), dots]).reason == "unreadable"
@@ -261,5 +260,5 @@ def test_frames_with_print_dots_read_as_a_die(monkeypatch, source, index, values
     image, label = frame(source, VALIDATION[source], index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(image).values == values
-    monkeypatch.setattr(learned, "_plain", lambda image, cands: [False] * len(cands))
+    monkeypatch.setattr(views, "_plain", lambda image, cands: [False] * len(cands))
     assert read_dice(image).reason == "cocked"

@@ -10,8 +10,8 @@ import numpy as np
 from services.scenes.foreign import dice as FD
 from services.scenes.foreign import sets
 from services.vision.dice.faces import LAYOUT
-from services.vision.dice.learned import FACE_P, look
 from services.vision.dice.reader import read_dice
+from services.vision.dice.views import FACE_P, look
 
 # The tuning region's steepest camera (15 degrees), 55 px dice.
 TILTED = dataclasses.replace(sets.TUNING.dice, die_px=(55.0, 55.001), tilt=(14.9, 15.0),

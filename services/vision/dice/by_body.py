@@ -1,4 +1,4 @@
-"""The other die of a frame with one sure die, found by the sure die's body (learned.py's
+"""The other die of a frame with one sure die, found by the sure die's body (again.py's
 look again at a `single_die` frame): the two dice of a roll are a pair, one colour.
 
 1. **Pieces of its body colour** (`_pieces`): the pixels within BODY_COLOUR (BGR distance)

@@ -45,11 +45,11 @@ OTHER = 0.75
 # spoils the silhouette (the foreign renderer's tuning region: one flat pair in six over 0.2).
 KW_MAX = 1.8
 FIT = 0.15
-# Shaded sides only (`shaded`, the reader's guard: learned._guard): on the foreign renderer's
+# Shaded sides only (`shaded`, the reader's guard: guard._guard): on the foreign renderer's
 # tuning region flat pairs over FIT fell from 113 of 546 to 16 of 562; it misses a leaning
 # die's lit side, so alone it may refuse a frame, never rescue one (rescuing with it decided
 # 3 more leaning frames of 499 and read one value wrong), but for pale dice that lean under
-# learned.SHADED_LEAN, whose whole silhouettes white print spoils (learned.RESCUE_SHADED).
+# rescue.SHADED_LEAN, whose whole silhouettes white print spoils (rescue.RESCUE_SHADED).
 SHADED = 0.92
 SHADED_FROM = 0.55
 # A die's top face at least TOP_CONTRAST (BGR distance of the medians) from the felt round it:
@@ -63,7 +63,7 @@ TOP_CONTRAST = 30.0
 # about 0.002 degrees: only colours exactly in line are left unmeasured).
 COLINEAR = 1e-9
 # Both dice seen leaning are flat dice under a tilted camera only when their sides point
-# alike, within ALIKE (learned._tilted): on the development solid camera the pairs it read
+# alike, within ALIKE (tilted._tilted): on the development solid camera the pairs it read
 # point within 30 degrees; a die leaning away from the other under a camera looking down
 # between them fits one camera with sides 135 degrees apart (a fresh solid-camera seed,
 # 786001, frame 45).

@@ -43,7 +43,7 @@ CORNER_GROUP = 24
 ON_FACE = 0.6
 ON_FACE_SIZE = 1.43
 ALONE = 1.7
-# Pairs (`pairs`; learned._twos, the second look of a frame with one sure die): two pips
+# Pairs (`pairs`; views._twos, the second look of a frame with one sure die): two pips
 # that may be a 2's diagonal and gave no candidate of their own: sizes PAIR_SIZE times apart
 # (one pip run into print or glare beside it, which pipfinder.group's size rule refuses), or
 # both in one group of up to PAIR_GROUP pips (a 2 linked to dots of print); pips within AWAY
@@ -90,7 +90,7 @@ def candidates(image: np.ndarray, half: bool = False, cores: bool = True) -> lis
 
 
 class Frame:
-    """One frame's candidates for the looks at it (learned.look): without the pips' cores,
+    """One frame's candidates for the looks at it (views.look): without the pips' cores,
     with them, at half resolution; `candidates(cores)` and `half()` are candidates(image,
     cores=cores) and candidates(image, half=True). The frame's pips are found once
     (pipfinder.Spots: the cores from the same hats), and when the cores add no pip the
@@ -171,7 +171,7 @@ def at_side(pips: list[Pip], die: Candidate) -> list[Candidate]:
     left out: each such pip alone as a 1 (`split`), and each pair of them at a face's
     corners for that side (`_corner_subsets`' rule) with the pips on the face between them,
     whatever lies beside it (a face linked to print, which no group or corner pair of the
-    frame's own makes: `learned`'s look again at a `single_die` frame)."""
+    frame's own makes: again._at_side, a look again at a `single_die` frame)."""
     own = [p.r for p in pips if p.dark == die.dark and np.hypot(p.x - die.x, p.y - die.y)
            < ON_DIE * die.side]
     if not own:

@@ -64,7 +64,7 @@ def find_pips(image: np.ndarray, cores: bool = True) -> list[Pip]:
 
 
 class Spots:
-    """One frame's pips, found once for every look at it (learned.look asks for them without
+    """One frame's pips, found once for every look at it (views.look asks for them without
     the cores, then, for some frames, with them): the top-hat and black-hat and the pips in
     each are kept, the cores found in the same hats when first asked for. `pips(cores)` is
     find_pips(image, cores): the bright pips then their cores, the dark pips then theirs."""

@@ -4,7 +4,7 @@ taught that a side face in view is a leaning die («dado montado / inclinado»),
 Painted over with the felt's colour beyond BEYOND sides from the top face's centre towards
 the die's base (-s, camera.side_vector's side vector), the crop shows the top face alone, as
 a camera above would. It shows a leaning die's top alone too: what tells the two apart is
-the frame (learned._tilted: both dice's sides fit one camera), never this crop.
+the frame (tilted._tilted: both dice's sides fit one camera), never this crop.
 """
 from __future__ import annotations
 

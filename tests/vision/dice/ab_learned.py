@@ -48,7 +48,9 @@ BELIEF_TOL = 1e-4
 
 
 def reference(ref: str, into: Path) -> tuple[ModuleType, ModuleType]:
-    """`ref`'s learned and candidates modules, imported as package dice_ref."""
+    """`ref`'s learned and candidates modules, imported as package dice_ref (`compare` asks
+    its learned module for `look` and `read_learned`: learned.py imports `look` from views.py
+    since the split, and defined it before)."""
     pkg = into / "dice_ref"
     pkg.mkdir()
     names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", ref,
@@ -140,9 +142,11 @@ def _close(a: Any, b: Any) -> bool:
 
 
 def second_look(b: ModuleType, bc: ModuleType, image: np.ndarray) -> bool:
-    """Does this checkout's reader look at the frame twice (learned.look)?"""
-    first = b._look(image, bc.candidates(image, cores=False))
-    return not (len(b._dice(b._sure(first))) >= 2 or any(s.lean >= b.LEAN_P for s in first))
+    """Does this checkout's reader look at the frame twice (views.look)?"""
+    from services.vision.dice import views  # this checkout's: `b` is its learned module
+    first = views._look(image, bc.candidates(image, cores=False))
+    return not (len(views._dice(views._sure(first))) >= 2 or
+                any(s.lean >= views.LEAN_P for s in first))
 
 
 def timing(a: ModuleType, b: ModuleType, bc: ModuleType, images: list[np.ndarray],

@@ -5,7 +5,7 @@ folder and read there in a minute: what the vision README's development figures 
     .venv/bin/python -m tests.vision.dice.dev_sets read DIR OUT.json
     .venv/bin/python -m tests.vision.dice.dev_sets diff A.json B.json
     # a rule switched off: which frames does it change?
-    .venv/bin/python -m tests.vision.dice.dev_sets read DIR OFF.json --set learned.LONELY=0
+    .venv/bin/python -m tests.vision.dice.dev_sets read DIR OFF.json --set rescue.LONELY=0
     # other development frames, as the tests render them (dice_crops.frame): set solid-786001
     .venv/bin/python -m tests.vision.dice.dev_sets cache DIR --more solid:786001:300
 
@@ -16,12 +16,13 @@ printed outline) in two processes, prints per set the frames read right of the r
 ones, the values read wrong and the no-decision frames decided, and writes every frame's
 outcome, values and reason; it exits 1 when a value is read wrong. `diff` lists the frames
 whose outcome or values differ between two such files. `read --set MODULE.NAME=VALUE` sets a
-module constant of services/vision/dice (learned, candidates, camera...) in each reading
-process first: how the tests' frames were found (a rule switched off, the frames whose
-outcome changes). A constant bound as a function's default (learned.FACE_P in `decide`) is
-not changed so. `cache --more SOURCE:SEED:N` renders N frames of a development source
-(dice_crops.frame, as the tests render them) as the set SOURCE-SEED instead of the six;
-`read --sets` takes it.
+module constant of services/vision/dice (views, rescue, tilted, again, guard, candidates,
+camera...) in each reading process first: how the tests' frames were found (a rule switched
+off, the frames whose outcome changes). A constant bound as a function's default
+(views.FACE_P in `decide`) is not changed so, nor another module's name for it (FACE_P
+imported by rescue.py and tilted.py: set it there, in the module whose rule reads it).
+`cache --more SOURCE:SEED:N` renders N frames of a development source (dice_crops.frame, as
+the tests render them) as the set SOURCE-SEED instead of the six; `read --sets` takes it.
 """
 from __future__ import annotations
 

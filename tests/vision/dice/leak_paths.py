@@ -8,7 +8,7 @@ refuses the evaluation seeds).
     .venv/bin/python -m tests.vision.dice.leak_paths --json leaning:913001:100
 
 The ways (`path`): `first` (both dice read sure at the first decision), `again` (by a look
-again at FACE_P: learned.AGAIN), `camera` (rescued or `_inside`: the detail's `one_camera`
+again at FACE_P: again.AGAIN), `camera` (rescued or `_inside`: the detail's `one_camera`
 is the pair's misfit) and `tilted` (both seen leaning, `_tilted`). Exit status 0; the
 summary counts the frames decided by way.
 """
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import learned
+from services.vision.dice import classifier, views
 from services.vision.dice.reader import read_dice
 
 
@@ -34,7 +34,7 @@ def path(image: np.ndarray, detail: dict[str, Any]) -> str:
         return "tilted"
     if "one_camera" in detail:
         return "camera"
-    return "again" if learned.decide(learned.look(image)).no_decision else "first"
+    return "again" if views.decide(views.look(image)).no_decision else "first"
 
 
 def leaning_view(image: np.ndarray, label: dict[str, Any]) -> dict[str, Any] | None:
@@ -43,7 +43,7 @@ def leaning_view(image: np.ndarray, label: dict[str, Any]) -> dict[str, Any] | N
     if die is None:
         return None
     (x, y), side = die["centre"], float(die["side"])   # dice_crops.frame labels every side
-    near = [s for s in learned.look(image) if 1 <= s.value <= learned.LEANING
+    near = [s for s in views.look(image) if 1 <= s.value <= classifier.LEANING
             and np.hypot(s.candidate.x - x, s.candidate.y - y) < 0.5 * side]
     if not near:
         return None

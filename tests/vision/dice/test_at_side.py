@@ -1,7 +1,7 @@
-"""The other die at the sure die's side (candidates.at_side, learned's look again at a
-`single_die` frame, AT_SIDE): a face whose pips the frame's groups link to print beside it
-(no group, subset or corner pair of the pip finder's own is the face alone) is found among
-the pips of the sure die's size and polarity, taken at its side. Synthetic pips, then
+"""The other die at the sure die's side (candidates.at_side; again._at_side, the look again
+at a `single_die` frame, again.AT_SIDE): a face whose pips the frame's groups link to print
+beside it (no group, subset or corner pair of the pip finder's own is the face alone) is
+found among the pips of the sure die's size and polarity, taken at its side. Synthetic pips, then
 development frames (dice_crops.frame: the TUNING region's white style alone, never an
 evaluation seed)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import candidates, learned
+from services.vision.dice import again, candidates
 from services.vision.dice.candidates import Candidate, at_side
 from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.pipfinder import Pip
@@ -76,5 +76,5 @@ def test_white_dice_on_print_are_read_by_their_side(monkeypatch, index, values):
     img, label = white(index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(img).values == values
-    monkeypatch.setattr(learned, "AT_SIDE", False)
+    monkeypatch.setattr(again, "AT_SIDE", False)
     assert read_dice(img).reason == "single_die"

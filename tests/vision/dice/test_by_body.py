@@ -1,5 +1,5 @@
 """The other die of a frame with one sure die, found by the sure die's body colour and pips
-of its own contrast (by_body.py, learned._another_die): drawn dice, and development frames
+of its own contrast (by_body.py, again._another_die): drawn dice, and development frames
 of the foreign renderer's tuning region (dice_crops.frame: never an evaluation seed) that
 only it reads."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import by_body, learned
+from services.vision.dice import again, by_body
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.pipfinder import find_pips
 from services.vision.dice.reader import read_dice
@@ -72,7 +72,7 @@ def test_frames_only_the_body_search_reads(monkeypatch, index, values):
     image, label = frame("tuning", VALIDATION["tuning"], index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(image).values == values
-    monkeypatch.setitem(learned.AGAIN, "single_die", (learned._one_size,))
+    monkeypatch.setitem(again.AGAIN, "single_die", (again._one_size,))
     assert read_dice(image).reason == "single_die"
 
 
@@ -85,7 +85,7 @@ def test_the_body_search_looks_past_one_size_s_views(monkeypatch):
     assert tuple(sorted(label["values"])) == read_dice(img).values == (1, 3)
 
     def after_one_size(frame, seen):
-        return learned._another_die(frame, learned._one_size(frame, seen))
+        return again._another_die(frame, again._one_size(frame, seen))
 
-    monkeypatch.setitem(learned.AGAIN, "single_die", (after_one_size,))
+    monkeypatch.setitem(again.AGAIN, "single_die", (after_one_size,))
     assert read_dice(img).no_decision

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
+from services.vision.dice import again
 from services.vision.dice import candidates as C
-from services.vision.dice import learned
 from services.vision.dice.reader import read_dice
 
 SIDE = 60.0
@@ -75,5 +75,5 @@ def test_development_frames_only_the_corner_pairs_read(monkeypatch, index, value
     assert tuple(sorted(label["values"])) == values
     assert read_dice(img).values == values
     monkeypatch.setattr(C, "CORNER_GROUP", 0)
-    monkeypatch.setattr(learned, "AT_SIDE", False)   # frame 174: that look finds its 4 too
+    monkeypatch.setattr(again, "AT_SIDE", False)   # frame 174: that look finds its 4 too
     assert read_dice(img).no_decision

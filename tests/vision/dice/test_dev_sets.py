@@ -55,7 +55,7 @@ def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_se
     assert cached is not None and np.array_equal(cached, image)
     out = tmp_path / "off.json"
     assert dev_sets.main(["read", str(tmp_path), str(out), "--sets", name,
-                          "--set", "learned.LEAN_P=0.0"]) == 0
+                          "--set", "views.LEAN_P=0.0"]) == 0
     found = json.loads(out.read_text())[name]
     assert [found[i][2] for i in ("0", "1")] == ["cocked", "cocked"]
 
@@ -63,7 +63,7 @@ def test_more_frames_are_cached_as_the_tests_render_them_and_read_with_a_rule_se
 def test_a_set_naming_no_constant_is_refused_with_the_reason(tmp_path, capsys):
     for bad, reason in (("learned.NO_SUCH=1", "has no NO_SUCH"),
                         ("LONELY=0", "expected MODULE.NAME=VALUE"),
-                        ("learned.LONELY=zero", "malformed")):
+                        ("rescue.LONELY=zero", "malformed")):
         with pytest.raises(SystemExit) as stop:
             dev_sets.main(["read", str(tmp_path), str(tmp_path / "x.json"), "--sets",
                            "dev-tuning", "--set", bad])

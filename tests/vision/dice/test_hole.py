@@ -1,4 +1,4 @@
-"""A 1's pip that is a hole through printed ink to the felt (learned._hole): a letter's
+"""A 1's pip that is a hole through printed ink to the felt (views._hole): a letter's
 counter in white ink on the cloth reads as a 1's pip on a white body (the first version's
 tuning frame enlarged to 1280x720); a die's own pip is not the colour of what lies round
 the die, most of the way round (HOLE_SHARE: print on part of the ring is no hole)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from services.vision.dice import learned
+from services.vision.dice import views
 from services.vision.dice.candidates import Candidate, colours_at
 
 FELT = (40, 110, 40)
@@ -22,21 +22,21 @@ def test_a_hole_in_white_ink_the_felt_s_colour_is_no_pip():
     img = table()
     cv2.rectangle(img, (70, 70), (130, 130), (235, 235, 235), -1)   # white ink
     cv2.circle(img, (100, 100), 5, FELT, -1)                          # its counter: felt
-    assert learned._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, True))
+    assert views._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, True))
 
 
 def test_a_die_s_black_pip_on_felt_is_a_pip():
     img = table()
     cv2.rectangle(img, (75, 75), (125, 125), (235, 235, 235), -1)   # a white die
     cv2.circle(img, (100, 100), 5, (20, 20, 20), -1)                  # its black 1
-    assert not learned._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, True))
+    assert not views._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, True))
 
 
 def test_a_white_pip_on_a_dark_die_on_dark_felt_is_a_pip():
     img = np.full((200, 200, 3), (60, 30, 20), np.uint8)              # navy cloth
     cv2.rectangle(img, (75, 75), (125, 125), (30, 30, 30), -1)       # a black die
     cv2.circle(img, (100, 100), 5, (235, 235, 235), -1)               # its white 1
-    assert not learned._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, False))
+    assert not views._hole(img, Candidate(100.0, 100.0, SIDE, 1, 1, False))
 
 
 def test_a_white_1_on_a_die_lying_across_white_print_is_a_pip():
@@ -47,9 +47,9 @@ def test_a_white_1_on_a_die_lying_across_white_print_is_a_pip():
     cv2.rectangle(img, (75, 75), (125, 125), (40, 30, 140), -1)      # a red die
     cv2.circle(img, (100, 100), 5, (235, 235, 235), -1)               # its white 1
     c = Candidate(100.0, 100.0, SIDE, 1, 1, False)
-    ring = colours_at(img, [c], learned._RING)[0]
-    assert 0.5 < float((ring.sum(axis=1) > 600).mean()) < learned.HOLE_SHARE
-    assert not learned._hole(img, c)
+    ring = colours_at(img, [c], views._RING)[0]
+    assert 0.5 < float((ring.sum(axis=1) > 600).mean()) < views.HOLE_SHARE
+    assert not views._hole(img, c)
 
 
 def test_a_die_s_1_across_white_print_is_read():
@@ -73,6 +73,6 @@ def test_a_small_blurred_hole_in_ink_of_another_colour_is_no_pip(monkeypatch):
     img, label = frame("leaning", 957_001, 479)
     assert label["no_decision"] and read_dice(img).no_decision
     counter = Candidate(267.5, 424.9, 42.2, 1, 1, True, True)
-    assert learned._hole(img, counter)
-    monkeypatch.setattr(learned, "HOLE_CHROMA", 25.0)
-    assert not learned._hole(img, counter)
+    assert views._hole(img, counter)
+    monkeypatch.setattr(views, "HOLE_CHROMA", 25.0)
+    assert not views._hole(img, counter)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import learned
+from services.vision.dice import learned, views
 from tests.vision.dice import leak_paths
 
 
@@ -24,7 +24,7 @@ def test_the_way_a_frame_was_decided():
 def test_the_leaning_dies_view_and_the_summary(capsys):
     image, label = frame("leaning", VALIDATION["leaning"], 2)   # refused: cocked
     view = leak_paths.leaning_view(image, label)
-    assert view is not None and view["lean"] > 0.4 and view["belief"] < learned.FACE_P
+    assert view is not None and view["lean"] > 0.4 and view["belief"] < views.FACE_P
     assert leak_paths.main(["--json", "leaning:760002:3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["frames"] == 3 and out["decided"] == len(out["leaks"]) == 0

@@ -11,8 +11,8 @@ import pytest
 
 from services.scenes.foreign import sets
 from services.vision.dice import candidates as C
-from services.vision.dice import learned
 from services.vision.dice import pipfinder as P
+from services.vision.dice import views
 from services.vision.dice.classifier import classify, prepare
 from services.vision.dice.faces import LAYOUT, PATTERNS, PIP_OFFSET, PIP_RADIUS
 from services.vision.stats import column_medians, median
@@ -165,7 +165,7 @@ def test_a_frames_kept_hats_give_the_pips_found_anew_with_and_without_the_cores(
 
 def test_a_frames_candidates_are_the_ones_found_anew(frames):
     """candidates.Frame: without the cores, with them (from the kept pips, or the same list
-    when the cores add none), at half resolution, in the order learned.look asks."""
+    when the cores add none), at half resolution, in the order views.look asks."""
     for image in frames:
         frame = C.Frame(image)
         assert frame.candidates(cores=False) == C.candidates(image, cores=False)
@@ -175,31 +175,31 @@ def test_a_frames_candidates_are_the_ones_found_anew(frames):
     assert alone.candidates() == C.candidates(frames[1]) != C.candidates(frames[1], cores=False)
 
 
-def reference_look(image: np.ndarray) -> list[learned.Seen]:
-    """learned.look as it was before the frame's pips were kept (commit defa003): candidates
+def reference_look(image: np.ndarray) -> list[views.Seen]:
+    """views.look as it was before the frame's pips were kept (commit defa003): candidates
     found anew for each look, the cores' new candidates and the half-resolution ones
     classified apart."""
-    first = learned._look(image, C.candidates(image, cores=False))
-    if len(learned._dice(learned._sure(first))) >= 2 or \
-            any(s.lean >= learned.LEAN_P for s in first):
+    first = views._look(image, C.candidates(image, cores=False))
+    if len(views._dice(views._sure(first))) >= 2 or \
+            any(s.lean >= views.LEAN_P for s in first):
         return first
     known = {s.candidate: s for s in first}
     full = C.candidates(image)
     seen = [known[c] for c in full if c in known] + \
-        learned._look(image, [c for c in full if c not in known])
+        views._look(image, [c for c in full if c not in known])
     more = [c for c in C.candidates(image, half=True) if not any(
-        learned._near(c, t.candidate) and C.same_size(c, t.candidate) for t in seen)]
-    return seen + learned._look(image, more)
+        views._near(c, t.candidate) and C.same_size(c, t.candidate) for t in seen)]
+    return seen + views._look(image, more)
 
 
 def test_what_the_reader_sees_is_what_the_looks_found_anew_see(frames, monkeypatch):
     # the plain views: frame 4's turned views read it in the first look
-    monkeypatch.setattr(learned, "TURN_P", 0.0)
+    monkeypatch.setattr(views, "TURN_P", 0.0)
     second = 0
     for image in frames:
-        seen = learned.look(image)
+        seen = views.look(image)
         assert seen == reference_look(image)
-        second += len(seen) > len(learned._look(image, C.candidates(image, cores=False)))
+        second += len(seen) > len(views._look(image, C.candidates(image, cores=False)))
     assert second >= 2  # frames 4 and 19 (with faces.onnx of stop 35; 9 before it)
 
 
@@ -263,15 +263,15 @@ def test_big_groups_split_into_the_faces_they_split_into_link_by_link(frames):
 
 
 def reference_plain(image: np.ndarray, c: C.Candidate) -> bool:
-    """learned._plain as it was before the candidates' rings were read together (commit
+    """views._plain as it was before the candidates' rings were read together (commit
     51d50c5): one candidate at a time."""
     h, w = image.shape[:2]
-    pts = learned._PLAIN_RINGS * c.side + (c.x, c.y)
+    pts = views._PLAIN_RINGS * c.side + (c.x, c.y)
     xs = np.clip(np.rint(pts[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
     v = np.asarray(image[ys, xs], np.float32)
     n = len(v) // 2
-    return bool(np.linalg.norm(column_medians(v[:n]) - column_medians(v[n:])) < learned.PLAIN)
+    return bool(np.linalg.norm(column_medians(v[:n]) - column_medians(v[n:])) < views.PLAIN)
 
 
 def test_lone_pips_on_plain_ground_are_the_ones_found_one_by_one(frames):
@@ -282,11 +282,11 @@ def test_lone_pips_on_plain_ground_are_the_ones_found_one_by_one(frames):
             # and the frame's edge: rings beyond it read its last pixels
             lone += [C.Candidate(3.0, 470.0, 30.0, 1, 1, False),
                      C.Candidate(630.5, 2.5, 60.0, 1, 1, True)]
-            found = learned._plain(image, lone)
+            found = views._plain(image, lone)
             assert found == [reference_plain(image, c) for c in lone]
             plain += sum(found)
             other += len(found) - sum(found)
-    assert plain > 20 and other > 20 and learned._plain(frames[0], []) == []
+    assert plain > 20 and other > 20 and views._plain(frames[0], []) == []
 
 
 def test_the_classifiers_input_is_each_crop_less_its_numpy_mean_over_its_numpy_std(frames):
@@ -300,7 +300,7 @@ def test_the_classifiers_input_is_each_crop_less_its_numpy_mean_over_its_numpy_s
 
 
 class FakeFrame:
-    """candidates.Frame with given candidates, counting what learned.look asks of it."""
+    """candidates.Frame with given candidates, counting what views.look asks of it."""
 
     def __init__(self, without_cores: list[C.Candidate], with_cores: list[C.Candidate],
                  half: list[C.Candidate]) -> None:
@@ -328,24 +328,24 @@ def test_the_half_resolution_look_only_where_the_first_leaves_the_reading_open(m
                                      C.Candidate(300.0, 100.0, 50.0, 5, 5, False)])
     looked: list[list[C.Candidate]] = []
 
-    def look(image: np.ndarray, cands: list[C.Candidate], lean: float) -> list[learned.Seen]:
+    def look(image: np.ndarray, cands: list[C.Candidate], lean: float) -> list[views.Seen]:
         looked.append(cands)
-        return [learned.Seen(c, c.fit or 0, 0.99, lean) for c in cands]
+        return [views.Seen(c, c.fit or 0, 0.99, lean) for c in cands]
 
     image = np.zeros((480, 640, 3), np.uint8)
-    monkeypatch.setattr(learned, "Frame", lambda image: frame)
-    monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, 0.0))
-    seen = learned.look(image)
+    monkeypatch.setattr(views, "Frame", lambda image: frame)
+    monkeypatch.setattr(views, "_look", lambda i, c: look(i, c, 0.0))
+    seen = views.look(image)
     assert frame.asked.count("half") == 1 and [s.candidate.x for s in seen] == [100.0, 300.0]
     assert looked[-1] == [C.Candidate(300.0, 100.0, 50.0, 5, 5, False)]  # not the die again
-    assert learned.decide(seen).values == (3, 5)
+    assert views.decide(seen).values == (3, 5)
     # a leaning die in the first look: the frame is refused whatever the second would add
-    monkeypatch.setattr(learned, "_look", lambda i, c: look(i, c, learned.LEAN_P))
-    seen = learned.look(image)
-    assert frame.asked.count("half") == 1 and learned.decide(seen).reason == "cocked"
-    monkeypatch.setattr(learned, "_look",
-                        lambda i, c: look(i, c, np.nextafter(learned.LEAN_P, 0)))
-    learned.look(image)
+    monkeypatch.setattr(views, "_look", lambda i, c: look(i, c, views.LEAN_P))
+    seen = views.look(image)
+    assert frame.asked.count("half") == 1 and views.decide(seen).reason == "cocked"
+    monkeypatch.setattr(views, "_look",
+                        lambda i, c: look(i, c, np.nextafter(views.LEAN_P, 0)))
+    views.look(image)
     assert frame.asked.count("half") == 2
 
 
@@ -359,14 +359,14 @@ def test_the_pips_cores_are_looked_at_only_when_the_first_look_leaves_the_readin
     frame = FakeFrame([die], [die, other], [big])
     looked: list[list[C.Candidate]] = []
 
-    def look(image: np.ndarray, cands: list[C.Candidate]) -> list[learned.Seen]:
+    def look(image: np.ndarray, cands: list[C.Candidate]) -> list[views.Seen]:
         looked.append(cands)
-        return [learned.Seen(c, c.fit or 0, 0.99, 0.0) for c in cands]
+        return [views.Seen(c, c.fit or 0, 0.99, 0.0) for c in cands]
 
-    monkeypatch.setattr(learned, "Frame", lambda image: frame)
-    monkeypatch.setattr(learned, "_look", look)
-    seen = learned.look(np.zeros((480, 640, 3), np.uint8))
+    monkeypatch.setattr(views, "Frame", lambda image: frame)
+    monkeypatch.setattr(views, "_look", look)
+    seen = views.look(np.zeros((480, 640, 3), np.uint8))
     assert frame.asked == ["plain", "cores", "half", "pairs"]  # pairs: beside the one die
     assert looked == [[die], [other, big]]
     assert [s.candidate for s in seen] == [die, other, big]
-    assert learned.decide(seen).reason == "too_many_dice"
+    assert views.decide(seen).reason == "too_many_dice"

@@ -1,5 +1,5 @@
 """One camera for both dice (dice/camera.py) on drawn dice, and the reader's rescue of dice
-read below FACE_P (learned._rescue) on development frames of the foreign renderer's tuning
+read below FACE_P (rescue._rescue) on development frames of the foreign renderer's tuning
 region and the leaning set (dice_crops.frame: never an evaluation seed)."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, guard, learned, rescue, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, NOTHING
 
@@ -158,8 +158,8 @@ def test_a_leaning_die_read_below_face_p_without_its_pips_grid_is_not_rescued():
     (0.5, 0.11, False),
 ])
 def test_a_rival_face_refuses_a_rescued_die(belief, rival, backed):
-    die = learned.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
-    assert learned._grid_backs(die, [die]) is backed
+    die = views.Seen(Candidate(100.0, 100.0, 50.0, 2, 2, True), 2, belief, 0.0, rival, 3)
+    assert rescue._grid_backs(die, [die]) is backed
 
 
 def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(monkeypatch):
@@ -170,22 +170,22 @@ def test_a_decided_frame_beside_a_leaning_view_is_kept_only_if_one_camera_fits(m
     img, label = frame("leaning", 1_407_001, 45)
     assert label["no_decision"]
     r = learned.read_learned(img)
-    assert r.reason == "cocked" and r.detail["lean"] >= learned.GUARD_LEAN
+    assert r.reason == "cocked" and r.detail["lean"] >= guard.GUARD_LEAN
     assert r.detail["misfit"] > camera.FIT
-    monkeypatch.setattr(learned, "GUARD_LEAN", 1.01)
+    monkeypatch.setattr(guard, "GUARD_LEAN", 1.01)
     assert learned.read_learned(img).values == (1, 3)
 
 
-def rescued_two() -> tuple[np.ndarray, list[learned.Seen], learned.Seen]:
+def rescued_two() -> tuple[np.ndarray, list[views.Seen], views.Seen]:
     """Frame 285's views and its 2 read at 0.77 (rescued above)."""
     img, _ = tuning(285)
-    seen = learned.look(img)
-    two = next(s for s in seen if s.value == 2 and s.belief < learned.FACE_P)
+    seen = views.look(img)
+    two = next(s for s in seen if s.value == 2 and s.belief < views.FACE_P)
     return img, seen, two
 
 
 @pytest.mark.parametrize("rival, rescued", [
-    (learned.RIVAL_P, True),   # at RIVAL_P (under RIVAL_SHARE of 0.77 too)
+    (rescue.RIVAL_P, True),   # at RIVAL_P (under RIVAL_SHARE of 0.77 too)
     ("share", True),           # over RIVAL_P, exactly RIVAL_SHARE of its belief
     ("over", False),           # over both: a 3 whose middle pip was missed, read 2
 ])
@@ -197,10 +197,10 @@ def test_a_rival_face_of_a_die_read_below_face_p_refuses_the_rescue(rival, rescu
     out reads one more (no value wrong, no no-decision frame decided) and RIVAL_SHARE
     changes none (README, "Stop 30"): the rule is pinned on a real frame's views."""
     img, seen, two = rescued_two()
-    share = learned.RIVAL_SHARE * two.belief
+    share = rescue.RIVAL_SHARE * two.belief
     value = {"share": share, "over": share + 0.005}.get(rival, rival)
     given = dataclasses.replace(two, rival=value, rival_face=3)
-    got = learned._rescue(img, [given if s is two else s for s in seen])
+    got = rescue._rescue(img, [given if s is two else s for s in seen])
     assert (got is not None) is rescued
     assert got is None or got.values == (2, 4)
 
@@ -225,15 +225,15 @@ def test_a_one_read_below_face_p_is_backed_only_when_lonely(other, lonely):
     frames otherwise; of 3,250 development frames LONELY at 0 reads 4 more (none wrong,
     nothing undecidable decided) and SAME_PIP at 0 changes none: pinned on views made by
     hand (the other candidate read as a 2, as a 2's pair centred on its die is)."""
-    die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
-    seen = [die, learned.Seen(other, 2, 0.9, 0.0)]
-    assert learned._lonely(die, seen) is lonely
-    assert learned._grid_backs(die, seen) is lonely
+    die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
+    seen = [die, views.Seen(other, 2, 0.9, 0.0)]
+    assert rescue._lonely(die, seen) is lonely
+    assert rescue._grid_backs(die, seen) is lonely
 
 
 @pytest.mark.parametrize("value, belief, lonely", [
-    (NOTHING, learned.LONELY_NOTHING, True),     # no die's centre: a spot off the die
-    (NOTHING, float(np.nextafter(learned.LONELY_NOTHING, 0.0)), False),
+    (NOTHING, rescue.LONELY_NOTHING, True),     # no die's centre: a spot off the die
+    (NOTHING, float(np.nextafter(rescue.LONELY_NOTHING, 0.0)), False),
     (LEANING, 0.9, False),
     (2, 0.4, False),
 ])
@@ -242,9 +242,9 @@ def test_a_neighbour_seen_as_nothing_is_no_pip_of_the_ones_face(value, belief, l
     off its own (the tuning set's frame 351, red; TUNING validation 170, green): that spot's
     crop and the pair's, centred off the die, are seen as no die's centre (0.60-0.89); a 2's
     pair is centred on its die and seen as a 2 (or leaning)."""
-    die = learned.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
-    seen = [die, learned.Seen(one(15.0), value, belief, 0.0)]
-    assert learned._lonely(die, seen) is lonely
+    die = views.Seen(one(0.0), 1, 0.6, 0.1, 0.0, 2)
+    seen = [die, views.Seen(one(15.0), value, belief, 0.0)]
+    assert rescue._lonely(die, seen) is lonely
 
 
 def test_a_die_whose_top_is_the_felts_colour_is_not_measured(monkeypatch):
@@ -265,9 +265,9 @@ def test_a_die_whose_top_is_the_felts_colour_is_not_measured(monkeypatch):
 
 
 @pytest.mark.parametrize("lean, apart, rescued", [
-    (float(np.nextafter(learned.UNSURE_P, 0.0)), 3.0, True),   # leaning under UNSURE_P
-    (learned.UNSURE_P, 3.0, False),                          # at it, far from both dice
-    (learned.UNSURE_P, 0.99 * learned.SIDE_FACE, True),      # on the 2 (its side face)
+    (float(np.nextafter(views.UNSURE_P, 0.0)), 3.0, True),   # leaning under UNSURE_P
+    (views.UNSURE_P, 3.0, False),                          # at it, far from both dice
+    (views.UNSURE_P, 0.99 * views.SIDE_FACE, True),      # on the 2 (its side face)
 ])
 def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apart, rescued):
     """A first-generator development frame (750002, 50): a 2 read at 0.79 beside a sure 6,
@@ -279,12 +279,12 @@ def test_a_rescue_beside_a_leaning_view_no_die_accounts_for_is_refused(lean, apa
     of the 2's side from it, away from the 6."""
     img, label = frame("first", VALIDATION["first"], 50)
     assert sorted(label["values"]) == [2, 6]
-    seen = learned.look(img)
-    assert learned.decide(seen).reason in learned.RESCUED
-    assert (got := learned._rescue(img, seen)) is not None and got.values == (2, 6)
+    seen = views.look(img)
+    assert views.decide(seen).reason in rescue.RESCUED
+    assert (got := rescue._rescue(img, seen)) is not None and got.values == (2, 6)
     two = next(s for s in seen if s.value == 2)
     c = two.candidate
-    stray = learned.Seen(dataclasses.replace(c, x=c.x - apart * c.side, split=False),
+    stray = views.Seen(dataclasses.replace(c, x=c.x - apart * c.side, split=False),
                          LEANING, lean, lean)
-    assert (learned._rescue(img, [*seen, stray]) is not None) is rescued
+    assert (rescue._rescue(img, [*seen, stray]) is not None) is rescued
 

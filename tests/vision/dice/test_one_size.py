@@ -1,4 +1,4 @@
-"""One size for both dice (learned._one_size): a frame with one sure die is decided again
+"""One size for both dice (again._one_size): a frame with one sure die is decided again
 with every other candidate also looked at at that die's side. Development frames (the first
 generator's validation seed and a seed of the foreign renderer's tuning region,
 dice_crops.frame: never an evaluation seed)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import learned
+from services.vision.dice import again, camera, guard, learned
 
 
 @pytest.mark.parametrize("source, seed, index, values", [
@@ -18,8 +18,8 @@ def test_a_die_seen_at_the_other_die_s_side_is_read(monkeypatch, source, seed, i
     img, label = frame(source, seed, index)
     assert tuple(sorted(label["values"])) == values
     assert learned.read_learned(img).values == values
-    monkeypatch.setattr(learned, "RESIZED", float("inf"))
-    monkeypatch.setattr(learned, "AT_SIDE", False)  # tuning 171: that look reads its 1 too
+    monkeypatch.setattr(again, "RESIZED", float("inf"))
+    monkeypatch.setattr(again, "AT_SIDE", False)  # tuning 171: that look reads its 1 too
     assert learned.read_learned(img).reason == "single_die"
 
 
@@ -27,6 +27,6 @@ def test_a_frame_read_at_one_size_keeps_the_guard(monkeypatch):
     """The second decision is the guard's too: with a leaning view beside a die it would
     need the dice to fit one camera (GUARD_LEAN at 0 makes every decided frame ask)."""
     img, _ = frame("first", 750002, 93)
-    monkeypatch.setattr(learned, "GUARD_LEAN", 0.0)
-    monkeypatch.setattr(learned.camera, "FIT", 0.0)
+    monkeypatch.setattr(guard, "GUARD_LEAN", 0.0)
+    monkeypatch.setattr(camera, "FIT", 0.0)
     assert learned.read_learned(img).reason == "cocked"

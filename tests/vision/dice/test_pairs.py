@@ -1,4 +1,4 @@
-"""Pairs (candidates.pairs, learned.look's second look): two pips at a 2's diagonal that gave
+"""Pairs (candidates.pairs, views.look's second look): two pips at a 2's diagonal that gave
 no candidate (one pip run into print, so their sizes differ; or both linked to dots of
 print) get a 2's candidate, which counts only when the classifier reads it a sure 2.
 Pips made by hand, and development frames (dice_crops.frame: never an evaluation seed)."""
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
+from services.vision.dice import again, classifier, learned, views
 from services.vision.dice import candidates as C
-from services.vision.dice import learned
 from services.vision.dice.pipfinder import Pip
 from services.vision.dice.reader import read_dice
 
@@ -90,7 +90,7 @@ def test_a_two_linked_to_a_chips_inserts_is_read_as_a_pair(monkeypatch):
     img, label = frame("first", 1_068_001, 180)
     assert read_dice(img).values == tuple(sorted(label["values"])) == (2, 2)
     monkeypatch.setattr(C, "PAIR_GROUP", 4)
-    monkeypatch.setattr(learned, "AT_SIDE", False)   # that look (stop 36) finds the 2 too
+    monkeypatch.setattr(again, "AT_SIDE", False)   # that look (stop 36) finds the 2 too
     assert read_dice(img).reason == "single_die"
 
 
@@ -110,9 +110,9 @@ def test_development_frames_only_a_pair_reads(monkeypatch, source, seed, index, 
     monkeypatch.setattr(C, rule, (9.0, 9.0) if rule == "PAIR_SIZE" else 0)
     # the look at pips under a lamp's streak reads wide 54 too (its 2's pip run into print)
     monkeypatch.setattr(learned, "AGAIN", {reason: tuple(f for f in looks
-                                                         if f is not learned._streaked)
-                                           for reason, looks in learned.AGAIN.items()})
-    monkeypatch.setattr(learned, "AT_SIDE", False)   # tuning 210: that look finds its 2 too
+                                                         if f is not again._streaked)
+                                           for reason, looks in again.AGAIN.items()})
+    monkeypatch.setattr(again, "AT_SIDE", False)   # tuning 210: that look finds its 2 too
     assert read_dice(img).no_decision
 
 
@@ -121,10 +121,10 @@ def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
     FACE_P) is not kept: a pair adds a die and never refuses a frame."""
     img, _ = frame("tuning", VALIDATION["tuning"], 256)
     fr = C.Frame(img)
-    first = learned._look(img, fr.candidates(cores=False))
-    assert len(learned._surest(first)) == 1
-    found = fr.pairs([learned._surest(first)[0].candidate])
-    says = {0: (2, 0.95), 1: (2, 0.85), 2: (learned.LEANING, 0.99), 3: (3, 0.99)}
+    first = views._look(img, fr.candidates(cores=False))
+    assert len(views._surest(first)) == 1
+    found = fr.pairs([views._surest(first)[0].candidate])
+    says = {0: (2, 0.95), 1: (2, 0.85), 2: (classifier.LEANING, 0.99), 3: (3, 0.99)}
 
     def classify(crops: np.ndarray) -> np.ndarray:
         out = np.zeros((len(crops), 8), np.float32)
@@ -134,8 +134,8 @@ def test_a_pair_counts_only_as_a_sure_two(monkeypatch):
             out[k, 0] += 1 - p
         return out
 
-    monkeypatch.setattr(learned, "classify", classify)
-    monkeypatch.setattr(learned, "_plain", lambda image, cands: [False] * len(cands))
+    monkeypatch.setattr(views, "classify", classify)
+    monkeypatch.setattr(views, "_plain", lambda image, cands: [False] * len(cands))
     assert len(found) >= 4
-    twos = learned._twos(img, fr, first)
+    twos = views._twos(img, fr, first)
     assert [(s.candidate, s.value, s.belief) for s in twos] == [(found[0], 2, pytest.approx(0.95))]

@@ -1,4 +1,4 @@
-"""A rescue by the shaded sides (learned.RESCUE_SHADED, `_shaded_camera`): two pale dice, one
+"""A rescue by the shaded sides (rescue.RESCUE_SHADED, `_shaded_camera`): two pale dice, one
 read below FACE_P and backed by its pips' grid, whose whole silhouettes fit no one camera
 (white print joins a white die's silhouette) are read when their shaded sides fit one camera
 and neither die leans SHADED_LEAN or more. Development frames (dice_crops.frame: the TUNING
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, guard, rescue, views
 from services.vision.dice.reader import read_dice
 
 
@@ -26,22 +26,22 @@ def test_white_dice_on_white_print_are_rescued_by_their_shaded_sides(monkeypatch
     assert tuple(sorted(label["values"])) == values
     r = read_dice(img)
     assert r.values == values and r.detail["shaded"] and r.detail["one_camera"] < camera.FIT
-    dice = learned._surest(learned.look(img), learned.RESCUE_P, learned.RESCUE_P)
+    dice = views._surest(views.look(img), rescue.RESCUE_P, rescue.RESCUE_P)
     whole = camera.misfit(img, dice[0].candidate, dice[1].candidate)
     assert whole is None or whole >= camera.FIT
-    monkeypatch.setattr(learned, "RESCUE_SHADED", False)
+    monkeypatch.setattr(rescue, "RESCUE_SHADED", False)
     assert read_dice(img).reason == "single_die"
 
 
 def test_a_die_leaning_shaded_lean_or_more_is_not_rescued_so(monkeypatch):
     """Frame 113's 1 leans 0.07: at SHADED_LEAN exactly it is not rescued, just above it is."""
     img, _ = white(113)
-    seen = learned.look(img)
-    lean = max(d.lean for d in learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
-    monkeypatch.setattr(learned, "SHADED_LEAN", lean)
-    assert learned._rescue(img, seen) is None
-    monkeypatch.setattr(learned, "SHADED_LEAN", float(np.nextafter(lean, 1.0)))
-    assert learned._rescue(img, seen) is not None
+    seen = views.look(img)
+    lean = max(d.lean for d in views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P))
+    monkeypatch.setattr(rescue, "SHADED_LEAN", lean)
+    assert rescue._rescue(img, seen) is None
+    monkeypatch.setattr(rescue, "SHADED_LEAN", float(np.nextafter(lean, 1.0)))
+    assert rescue._rescue(img, seen) is not None
 
 
 def test_a_cocked_white_die_is_kept_out_by_its_lean(monkeypatch):
@@ -50,11 +50,11 @@ def test_a_cocked_white_die_is_kept_out_by_its_lean(monkeypatch):
     img, label = white(370)
     assert label["no_decision"]
     assert read_dice(img).no_decision
-    monkeypatch.setattr(learned, "SHADED_LEAN", 1.01)
+    monkeypatch.setattr(rescue, "SHADED_LEAN", 1.01)
     assert read_dice(img).values == (5, 6)
 
 
 def test_only_pale_dice_are_rescued_so(monkeypatch):
     img, _ = white(113)
-    monkeypatch.setattr(learned, "_pale", lambda image, die: False)
+    monkeypatch.setattr(guard, "_pale", lambda image, die: False)
     assert read_dice(img).reason == "single_die"

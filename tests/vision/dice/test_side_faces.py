@@ -1,4 +1,4 @@
-"""A leaning view looked at again without its side faces (side_faces.py, learned._unsided):
+"""A leaning view looked at again without its side faces (side_faces.py, tilted._unsided):
 on a drawn die and on the development solid camera's frames (named_sets: never an
 evaluation seed)."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from services.scenes import named_sets
-from services.vision.dice import learned, side_faces
+from services.vision.dice import learned, side_faces, tilted, views
 from services.vision.dice.candidates import CROP, CROP_SIDES
 from services.vision.dice.classifier import LEANING
 from tests.vision.dice.test_one_camera import FELT, SIDE, die, table
@@ -28,12 +28,12 @@ def test_the_side_towards_the_base_is_painted_the_felts_colour_and_the_top_kept(
     assert plain[mid + 3, int(round(mid - 0.7 * SIDE * px))].max() < 200   # painted the other way
 
 
-def view(index: int, value: int) -> tuple[np.ndarray, learned.Seen]:
+def view(index: int, value: int) -> tuple[np.ndarray, views.Seen]:
     """The development solid camera's frame and its leaning view read `value` unsided."""
     _, img, _ = named_sets.render(("dev-solid", "dice", index))
-    seen = learned.look(img)
-    s = next(s for s in seen if learned._as_face(s) is None
-             and (u := learned._unsided(img, s)) is not None and u.value == value)
+    seen = views.look(img)
+    s = next(s for s in seen if tilted._as_face(s) is None
+             and (u := tilted._unsided(img, s)) is not None and u.value == value)
     return img, s
 
 
@@ -43,31 +43,31 @@ def test_a_tilted_cameras_dice_seen_leaning_are_read_without_their_side_faces(mo
     _, img, label = named_sets.render(("dev-solid", "dice", 117))
     r = learned.read_learned(img)
     assert r.values == tuple(sorted(label["values"])) == (4, 5) and r.detail["tilted"]
-    monkeypatch.setattr(learned, "UNSIDED", False)
+    monkeypatch.setattr(tilted, "UNSIDED", False)
     assert learned.read_learned(img).reason == "cocked"
 
 
 def test_a_face_its_grid_does_not_make_needs_face_p(monkeypatch):
     """Frame 117's 5: its pips' grid makes a 2 (pips missed under the tilt): taken at FACE_P."""
     img, s = view(117, 5)
-    got = learned._unsided(img, s)
+    got = tilted._unsided(img, s)
     assert got is not None and s.candidate.fit != 5 and s.value == LEANING
-    monkeypatch.setattr(learned, "FACE_P", got.belief)
-    assert learned._unsided(img, s) is not None
-    monkeypatch.setattr(learned, "FACE_P", float(np.nextafter(got.belief, 1.0)))
-    assert learned._unsided(img, s) is None
+    monkeypatch.setattr(tilted, "FACE_P", got.belief)
+    assert tilted._unsided(img, s) is not None
+    monkeypatch.setattr(tilted, "FACE_P", float(np.nextafter(got.belief, 1.0)))
+    assert tilted._unsided(img, s) is None
 
 
 def test_the_face_its_grid_makes_needs_tilt_share(monkeypatch):
     """Frame 177's 5 (grid 5) reads 0.896 without its side face (under FACE_P): at TILT_SHARE
     (frame 136 before stop 35's network)."""
     img, s = view(177, 5)
-    got = learned._unsided(img, s)
-    assert got is not None and s.candidate.fit == 5 and got.belief < learned.FACE_P
-    monkeypatch.setattr(learned, "TILT_SHARE", got.belief)
-    assert learned._unsided(img, s) is not None
-    monkeypatch.setattr(learned, "TILT_SHARE", float(np.nextafter(got.belief, 1.0)))
-    assert learned._unsided(img, s) is None
+    got = tilted._unsided(img, s)
+    assert got is not None and s.candidate.fit == 5 and got.belief < views.FACE_P
+    monkeypatch.setattr(tilted, "TILT_SHARE", got.belief)
+    assert tilted._unsided(img, s) is not None
+    monkeypatch.setattr(tilted, "TILT_SHARE", float(np.nextafter(got.belief, 1.0)))
+    assert tilted._unsided(img, s) is None
 
 
 def test_a_view_showing_no_side_is_not_looked_at_again():
@@ -75,11 +75,11 @@ def test_a_view_showing_no_side_is_not_looked_at_again():
     and a view read as a face is not looked at again; the same die showing its side is."""
     img = table()
     c = die(img, 320, 240, (0.0, 0.0))
-    assert learned._unsided(img, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3)) is None
-    tilted = table()
-    c = die(tilted, 320, 240, (0.4, 0.0))
-    assert learned._unsided(tilted, learned.Seen(c, 3, 0.9, 0.05)) is None
-    got = learned._unsided(tilted, learned.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
+    assert tilted._unsided(img, views.Seen(c, LEANING, 0.9, 0.9, 0.05, 3)) is None
+    steep = table()
+    c = die(steep, 320, 240, (0.4, 0.0))
+    assert tilted._unsided(steep, views.Seen(c, 3, 0.9, 0.05)) is None
+    got = tilted._unsided(steep, views.Seen(c, LEANING, 0.9, 0.9, 0.05, 3))
     assert got is not None and got.value == 3
 
 
@@ -92,7 +92,7 @@ def test_a_view_on_a_dies_side_face_read_without_it_is_that_die_not_a_third(monk
     img, label = frame("solid", 1_111_001, 331)
     assert sorted(label["values"]) == [4, 4]
     assert learned.read_learned(img).values == (4, 4)
-    monkeypatch.setattr(learned, "_tops", lambda dice, unsided: dice)
+    monkeypatch.setattr(tilted, "_tops", lambda dice, unsided: dice)
     assert learned.read_learned(img).no_decision
 
 
@@ -105,5 +105,5 @@ def test_a_die_read_without_its_side_faces_needs_the_other_die_to_show_its_sides
     img, label = frame("leaning", 1_137_001, 26)
     assert label["no_decision"]
     assert learned.read_learned(img).no_decision
-    monkeypatch.setattr(learned, "SIDE_SHOWN", 0.0)
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", 0.0)
     assert learned.read_learned(img).values == (1, 2)

@@ -1,5 +1,5 @@
 """Pips under a lamp's streak (pipfinder.opened, Spots.streaks, Frame.streaked,
-learned._streaked): a thin bright streak run into a pip makes one long spot that is no
+again._streaked): a thin bright streak run into a pip makes one long spot that is no
 pip, and the die lost a pip; the spot opened with a disc a little narrower than its widest
 part is the pip again. Drawn dice, and development frames (dice_crops.frame: never an
 evaluation seed) that only the look at these pips reads."""
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import learned
+from services.vision.dice import again, learned, views
 from services.vision.dice.candidates import Candidate, Frame
 from services.vision.dice.pipfinder import Spots
 from services.vision.dice.reader import read_dice
@@ -81,10 +81,10 @@ def test_dice_with_dark_pips_are_not_looked_at_so():
     """A lamp's streak is bright: beside a sure die with dark pips (the other die of the
     pair has dark pips too) the look adds nothing."""
     image = two(streak=True)
-    dark = learned.Seen(Candidate(220.0, 160.0, 48.0, 4, 4, True), 4, 0.99, 0.0)
-    assert learned._streaked(Frame(image), [dark]) == [dark]
-    bright = learned.Seen(SURE, 4, 0.99, 0.0)
-    assert [s.candidate.fit for s in learned._streaked(Frame(image), [bright])[1:]].count(2) == 1
+    dark = views.Seen(Candidate(220.0, 160.0, 48.0, 4, 4, True), 4, 0.99, 0.0)
+    assert again._streaked(Frame(image), [dark]) == [dark]
+    bright = views.Seen(SURE, 4, 0.99, 0.0)
+    assert [s.candidate.fit for s in again._streaked(Frame(image), [bright])[1:]].count(2) == 1
 
 
 
@@ -99,6 +99,6 @@ def test_frames_only_the_streak_look_reads(monkeypatch, source, index, values):
     assert tuple(sorted(label["values"])) == values
     assert read_dice(image).values == values
     monkeypatch.setattr(learned, "AGAIN", {reason: tuple(f for f in looks
-                                                         if f is not learned._streaked)
-                                           for reason, looks in learned.AGAIN.items()})
+                                                         if f is not again._streaked)
+                                           for reason, looks in again.AGAIN.items()})
     assert read_dice(image).reason == "single_die"

@@ -1,4 +1,4 @@
-"""Dice seen leaning (learned._tilted): a tilted camera shows flat dice's side faces, and the
+"""Dice seen leaning (tilted._tilted): a tilted camera shows flat dice's side faces, and the
 classifier takes one or both for leaning dice; the frame is read when each such die's
 likeliest face is the one its pips' grid makes, a die read flat beside one is not seen
 plainly apart from it (`_flat_beside`), and the two dice's sides fit one camera. Development frames
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, classifier, guard, learned, rescue, tilted, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -38,7 +38,7 @@ def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
     img, label = frame("leaning", 1_367_001, 439)
     assert label["no_decision"]
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "TILT_SHARE", 0.5)
+    monkeypatch.setattr(tilted, "TILT_SHARE", 0.5)
     assert read_dice(img).values == (2, 3)
 
 
@@ -65,9 +65,9 @@ def test_not_when_the_sides_fit_no_one_camera(monkeypatch):
 
 
 def leaning(x: float, fit: int | None, face: int, share: float, lean: float = 0.8,
-            split: bool = False) -> learned.Seen:
+            split: bool = False) -> views.Seen:
     """A view the classifier saw leaning, with `share` of what the lean leaves on `face`."""
-    return learned.Seen(Candidate(x, 100.0, 50.0, fit, 3, False, split), learned.LEANING, lean,
+    return views.Seen(Candidate(x, 100.0, 50.0, fit, 3, False, split), classifier.LEANING, lean,
                         lean, share * (1 - lean), face)
 
 
@@ -79,7 +79,7 @@ def leaning(x: float, fit: int | None, face: int, share: float, lean: float = 0.
     (leaning(100, 3, 3, 0.9, split=True), None),   # a lone pip split off a pair
 ])
 def test_a_leaning_view_as_a_face(view, face):
-    got = learned._as_face(view)
+    got = tilted._as_face(view)
     assert (got and got.value) == face
     assert got is None or got.lean == 0.0
 
@@ -91,10 +91,10 @@ def test_a_leaning_die_beside_a_flat_one_is_not_read(index):
     leaning), and with it ignoring the leans' gap these two are still refused (their sides
     do not point alike: camera.alike)."""
     img, label = frame("leaning", VALIDATION["leaning"], index)
-    seen = learned.look(img)
+    seen = views.look(img)
     assert label["no_decision"]
-    assert any(learned._as_face(s) for s in seen) and learned._surest(seen)
-    assert learned._tilted(img, seen) is None
+    assert any(tilted._as_face(s) for s in seen) and views._surest(seen)
+    assert tilted._tilted(img, seen) is None
     assert read_dice(img).no_decision
 
 
@@ -108,13 +108,13 @@ def test_a_leaning_die_beside_one_seen_flat_from_above_is_not_read(monkeypatch, 
     one passes as a face (its grid's) and the pair fit one camera; their leans are LEAN_GAP
     or more apart (a tilted camera shows both dice's sides alike)."""
     img, label = frame(source, seed, index)
-    seen = learned.look(img)
+    seen = views.look(img)
     assert label["no_decision"]
-    assert any(learned._as_face(s) for s in seen) and learned._surest(seen, 0.5, 0.5)
-    assert learned._tilted(img, seen) is None
+    assert any(tilted._as_face(s) for s in seen) and views._surest(seen, 0.5, 0.5)
+    assert tilted._tilted(img, seen) is None
     assert read_dice(img).no_decision
-    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
-    assert learned._tilted(img, seen) is not None
+    monkeypatch.setattr(tilted, "LEAN_GAP", 1.01)
+    assert tilted._tilted(img, seen) is not None
 
 
 @pytest.mark.parametrize("index, reason", [
@@ -127,7 +127,7 @@ def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypat
     img, label = solid_camera(index)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
-    monkeypatch.setattr(learned, "_flat_beside", lambda die, leaning, seen: False)
+    monkeypatch.setattr(tilted, "_flat_beside", lambda die, leaning, seen: False)
     assert read_dice(img).reason == reason
 
 
@@ -141,8 +141,8 @@ def test_a_frame_refused_for_no_sure_die_is_looked_at_for_a_tilted_camera(monkey
     assert read_dice(img).reason == reason
 
 
-def flat(value: int, fit: int | None, lean: float, rival: float = 0.0) -> learned.Seen:
-    return learned.Seen(Candidate(300.0, 100.0, 50.0, fit, 3, False, False), value, 0.7, lean,
+def flat(value: int, fit: int | None, lean: float, rival: float = 0.0) -> views.Seen:
+    return views.Seen(Candidate(300.0, 100.0, 50.0, fit, 3, False, False), value, 0.7, lean,
                         rival, 1)
 
 
@@ -154,15 +154,15 @@ def flat(value: int, fit: int | None, lean: float, rival: float = 0.0) -> learne
 ])
 def test_a_die_read_flat_beside_a_leaning_one(die, other_lean, ok):
     other = leaning(100, 4, 4, 0.9, lean=other_lean)
-    assert learned._flat_beside(die, other, [die, other]) is ok
+    assert tilted._flat_beside(die, other, [die, other]) is ok
 
 
 def test_another_leaning_die_refuses_the_frame():
     img, _ = solid_camera(5)
-    seen = learned.look(img)
-    assert learned._tilted(img, seen) is not None
-    elsewhere = leaning(5.0, None, 3, 0.1, lean=learned.LEAN_P)
-    assert learned._tilted(img, seen + [elsewhere]) is None
+    seen = views.look(img)
+    assert tilted._tilted(img, seen) is not None
+    elsewhere = leaning(5.0, None, 3, 0.1, lean=views.LEAN_P)
+    assert tilted._tilted(img, seen + [elsewhere]) is None
 
 
 @pytest.mark.parametrize("index", [68, 220])
@@ -174,30 +174,30 @@ def test_a_leaning_view_on_a_dies_side_face_is_that_dies(monkeypatch, index):
     img, label = solid_camera(index)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
-    monkeypatch.setattr(learned, "SIDE_FACE", learned.SAME_DIE)
+    monkeypatch.setattr(views, "SIDE_FACE", views.SAME_DIE)
     assert read_dice(img).reason == "cocked"
 
 
 @pytest.mark.parametrize("apart, refused", [(0.99, False), (1.01, True)])
 def test_a_leaning_view_a_side_or_more_from_both_dice_refuses_the_frame(apart, refused):
     img, _ = solid_camera(5)
-    seen = learned.look(img)
-    reading = learned._tilted(img, seen)
+    seen = views.look(img)
+    reading = tilted._tilted(img, seen)
     assert reading is not None
-    a, b = (d.candidate for d in learned._surest(reading[1], learned.RESCUE_P,
-                                                 learned.RESCUE_P))
-    x = a.x + (1.0 if a.x >= b.x else -1.0) * apart * learned.SIDE_FACE * a.side
-    view = learned.Seen(Candidate(x, a.y, a.side * 0.6, None, 3, False, False),
-                        learned.LEANING, learned.LEAN_P, learned.LEAN_P, 0.1, 3)
-    assert learned._apart(view.candidate, b) > learned.SIDE_FACE
-    assert (learned._tilted(img, seen + [view]) is None) is refused
+    a, b = (d.candidate for d in views._surest(reading[1], rescue.RESCUE_P,
+                                                 rescue.RESCUE_P))
+    x = a.x + (1.0 if a.x >= b.x else -1.0) * apart * views.SIDE_FACE * a.side
+    view = views.Seen(Candidate(x, a.y, a.side * 0.6, None, 3, False, False),
+                        classifier.LEANING, views.LEAN_P, views.LEAN_P, 0.1, 3)
+    assert views._apart(view.candidate, b) > views.SIDE_FACE
+    assert (tilted._tilted(img, seen + [view]) is None) is refused
 
 
 @pytest.mark.parametrize("x, on", [(149.0, True), (150.0, False)])
 def test_a_view_is_on_a_die_under_side_face_sides_from_it(x, on):
-    die = learned.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.95, 0.0)
+    die = views.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.95, 0.0)
     view = leaning(x, None, 3, 0.1)
-    assert learned.SIDE_FACE == 1.0 and learned._on_die(view, [die]) is on
+    assert views.SIDE_FACE == 1.0 and views._on_die(view, [die]) is on
 
 
 @pytest.mark.parametrize("index", [18, 38])
@@ -209,22 +209,22 @@ def test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras(monkeyp
     one just under it, or a die its grid does not back, leaves it `cocked`. (Frame 38's
     leaning views include a lone spot's 277 px wide, which `BIG` leaves out since stop 33,
     and the rescue then reads it; off here, so that `_tilted` is what is tested.)"""
-    monkeypatch.setattr(learned, "BIG", 0.0)
+    monkeypatch.setattr(views, "BIG", 0.0)
     img, label = solid_camera(index)
-    seen = learned.look(img)
-    assert not any(learned._as_face(s) for s in seen)
+    seen = views.look(img)
+    assert not any(tilted._as_face(s) for s in seen)
     got = read_dice(img)
     assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
-    a, b = (d.candidate for d in learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P))
+    a, b = (d.candidate for d in views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P))
     measured = camera.sides(img, a, b)
     assert measured is not None
     shortest = min(float(np.linalg.norm(v)) for v in measured)
-    monkeypatch.setattr(learned, "SIDE_SHOWN", shortest)
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", shortest)
     assert read_dice(img).values == got.values
-    monkeypatch.setattr(learned, "SIDE_SHOWN", float(np.nextafter(shortest, 1.0)))
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", float(np.nextafter(shortest, 1.0)))
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "SIDE_SHOWN", 0.0)
-    monkeypatch.setattr(learned, "_grid_backs", lambda die, seen: False)
+    monkeypatch.setattr(tilted, "SIDE_SHOWN", 0.0)
+    monkeypatch.setattr(tilted, "_grid_backs", lambda die, seen: False)
     assert read_dice(img).reason == "cocked"
 
 
@@ -235,14 +235,14 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
     LEAN_GAP or more apart (`_sides_alike`): refused; without that (and LATER_SHADED, which
     refuses it too), read (2, 4)."""
     img, label = frame("leaning", 1_007_001, 526)
-    seen = learned.look(img)
-    assert label["no_decision"] and not any(learned._as_face(s) for s in seen)
-    dice = learned._surest(seen, learned.RESCUE_P, learned.RESCUE_P)
-    assert not learned._sides_alike(dice, seen)
+    seen = views.look(img)
+    assert label["no_decision"] and not any(tilted._as_face(s) for s in seen)
+    dice = views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
+    assert not tilted._sides_alike(dice, seen)
     assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(learned, "LEAN_GAP", 1.01)
-    assert learned._sides_alike(dice, seen)
-    monkeypatch.setattr(learned, "LATER_SHADED", False)
+    monkeypatch.setattr(tilted, "LEAN_GAP", 1.01)
+    assert tilted._sides_alike(dice, seen)
+    monkeypatch.setattr(guard, "LATER_SHADED", False)
     assert read_dice(img).values == (2, 4)
 
 
@@ -253,8 +253,8 @@ def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(
 ])
 def test_two_dice_read_flat_show_their_sides_alike_when_their_leans_are_close(near, other,
                                                                               alike):
-    a = learned.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.8, 0.1)
-    b = learned.Seen(Candidate(300.0, 100.0, 50.0, 4, 4, False, False), 4, 0.8, other)
+    a = views.Seen(Candidate(100.0, 100.0, 50.0, 3, 3, False, False), 3, 0.8, 0.1)
+    b = views.Seen(Candidate(300.0, 100.0, 50.0, 4, 4, False, False), 4, 0.8, other)
     side = leaning(140.0, None, 3, 0.1, lean=near)      # on a's side face
     lone = leaning(320.0, None, 3, 0.1, lean=0.99, split=True)  # a split lone pip: no view
-    assert learned._sides_alike([a, b], [a, b, side, lone]) is alike
+    assert tilted._sides_alike([a, b], [a, b, side, lone]) is alike

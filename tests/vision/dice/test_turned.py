@@ -1,4 +1,4 @@
-"""Turned crops (classifier.turned, learned.TURN_P): a crop the classifier is unsure of is
+"""Turned crops (classifier.turned, views.TURN_P): a crop the classifier is unsure of is
 judged by the mean over its 4 turns and their mirror images; development frames of the first
 generator and of the foreign renderer's tuning region (dice_crops.frame: never an
 evaluation seed) that only the turned views read."""
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import learned
+from services.vision.dice import views
 from services.vision.dice.classifier import CLASSES, classify, turned
 from services.vision.dice.reader import read_dice
 
@@ -43,5 +43,5 @@ def test_frames_only_the_turned_views_read(monkeypatch, source, seed, index, val
     image, label = frame(source, seed, index)
     assert tuple(sorted(label["values"])) == values
     assert read_dice(image).values == values
-    monkeypatch.setattr(learned, "TURN_P", 0.0)
+    monkeypatch.setattr(views, "TURN_P", 0.0)
     assert read_dice(image).no_decision

@@ -1,4 +1,4 @@
-"""One die read two ways (learned.decide, `_read_otherwise`): a die read from a view whose
+"""One die read two ways (views.decide, `_read_otherwise`): a die read from a view whose
 pips' grid does not make its value, while its own pips' grid makes another face the
 classifier also sees, is no reading. A fresh development seed (dice_crops.frame: never an
 evaluation seed) and views made by hand."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import learned
+from services.vision.dice import views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -23,8 +23,8 @@ def test_a_translucent_die_s_ghost_pip_is_not_read_as_a_5():
     assert read_dice(img).values == (4, 4)
 
 
-def view(value: int, belief: float, fit: int | None, x: float = 100.0) -> learned.Seen:
-    return learned.Seen(Candidate(x, 100.0, 50.0, fit, 1, False), value, belief, 0.0)
+def view(value: int, belief: float, fit: int | None, x: float = 100.0) -> views.Seen:
+    return views.Seen(Candidate(x, 100.0, 50.0, fit, 1, False), value, belief, 0.0)
 
 
 @pytest.mark.parametrize("die, other, otherwise", [
@@ -35,4 +35,4 @@ def view(value: int, belief: float, fit: int | None, x: float = 100.0) -> learne
     (view(5, 0.97, 1), view(4, 0.88, 4, x=200.0), False),  # another die
 ])
 def test_read_otherwise(die, other, otherwise):
-    assert learned._read_otherwise(die, [die, other]) is otherwise
+    assert views._read_otherwise(die, [die, other]) is otherwise

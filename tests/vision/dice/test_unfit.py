@@ -1,4 +1,4 @@
-"""A decided frame whose two dice fit no one camera by both measures (learned.UNFIT): the
+"""A decided frame whose two dice fit no one camera by both measures (guard.UNFIT): the
 whole silhouettes and the shaded sides alone each leave a misfit of UNFIT or more. A flat
 white die on white print spoils the whole silhouette only (the print joins it), a side lit as
 brightly as the top is missed by the shaded part only; a die cocked on the cloth, its side
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import camera, learned
+from services.vision.dice import camera, guard, rescue, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
-DICE = [learned.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.95, 0.0),
-        learned.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.95, 0.0)]
-AT = learned.UNFIT
+DICE = [views.Seen(Candidate(100.0, 100.0, 40.0, 3, 3, True), 3, 0.95, 0.0),
+        views.Seen(Candidate(300.0, 100.0, 40.0, 5, 5, True), 5, 0.95, 0.0)]
+AT = guard.UNFIT
 BELOW = float(np.nextafter(AT, 0.0))
 
 
@@ -31,22 +31,22 @@ BELOW = float(np.nextafter(AT, 0.0))
 ])
 def test_a_pair_is_refused_only_when_both_measures_misfit(monkeypatch, whole, shaded, refused):
     monkeypatch.setattr(camera, "misfits", lambda image, a, b: (whole, shaded))
-    monkeypatch.setattr(learned, "_pale", lambda image, die: True)
-    off = learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
+    monkeypatch.setattr(guard, "_pale", lambda image, die: True)
+    off = guard._unfit(np.zeros((10, 10, 3), np.uint8), DICE)
     assert (off is not None) is refused
     if refused:
         assert off == AT
 
 
 @pytest.mark.parametrize("belief, asked", [
-    (float(np.nextafter(learned.UNFIT_BELOW, 0.0)), True),
-    (learned.UNFIT_BELOW, False),   # both dice read this sure: not asked
+    (float(np.nextafter(guard.UNFIT_BELOW, 0.0)), True),
+    (guard.UNFIT_BELOW, False),   # both dice read this sure: not asked
 ])
 def test_only_a_pair_with_a_die_read_below_unfit_below_is_asked(monkeypatch, belief, asked):
     monkeypatch.setattr(camera, "misfits", lambda image, a, b: (1.0, 1.0))
-    monkeypatch.setattr(learned, "_pale", lambda image, die: True)
+    monkeypatch.setattr(guard, "_pale", lambda image, die: True)
     dice = [dataclasses.replace(DICE[0], belief=0.999), dataclasses.replace(DICE[1], belief=belief)]
-    assert (learned._unfit(np.zeros((10, 10, 3), np.uint8), dice) is not None) is asked
+    assert (guard._unfit(np.zeros((10, 10, 3), np.uint8), dice) is not None) is asked
 
 
 @pytest.mark.parametrize("index, whole, shaded", [(4, 0.998, 0.034), (11, 1.722, 0.022)])
@@ -55,7 +55,7 @@ def test_both_measures_come_from_one_look_at_each_die(index, whole, shaded):
     are those camera.side_vector measured one at a time before it (white dice on white print:
     the print joins the whole silhouettes, not the shaded parts)."""
     img, _ = frame("white", 1_346_001, index)
-    a, b = (d.candidate for d in learned._surest(learned.look(img))[:2])
+    a, b = (d.candidate for d in views._surest(views.look(img))[:2])
     assert camera.misfits(img, a, b) == pytest.approx((whole, shaded), abs=0.0005)
 
 
@@ -68,8 +68,8 @@ def test_a_cocked_white_die_read_flat_is_refused(monkeypatch, source, seed, inde
     img, label = frame(source, seed, index)
     assert label["no_decision"]
     r = read_dice(img)
-    assert r.reason == "cocked" and r.detail["misfit"] >= learned.UNFIT
-    monkeypatch.setattr(learned, "UNFIT", 0.0)
+    assert r.reason == "cocked" and r.detail["misfit"] >= guard.UNFIT
+    monkeypatch.setattr(guard, "UNFIT", 0.0)
     assert not read_dice(img).no_decision
 
 
@@ -80,23 +80,23 @@ def test_a_flat_white_die_on_white_print_is_still_read(index):
     img, label = frame("white", 1_346_001, index)
     r = read_dice(img)
     assert r.values == tuple(sorted(label["values"]))
-    a, b = learned._surest(learned.look(img))[:2]
+    a, b = views._surest(views.look(img))[:2]
     whole = camera.misfit(img, a.candidate, b.candidate)
-    assert whole is not None and whole > 2 * learned.UNFIT
+    assert whole is not None and whole > 2 * guard.UNFIT
 
 
 @pytest.mark.parametrize("seed, index", [(1_347_001, 550), (1_417_001, 484)])
 def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, index):
     """A white die cocked beside a flat one, read below FACE_P and rescued: the whole
     silhouettes fit one camera (a wide lens with its foot at the flat die), the shaded
-    sides misfit by UNFIT or more (learned.RESCUE_UNFIT)."""
+    sides misfit by UNFIT or more (rescue.RESCUE_UNFIT)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"] and read_dice(img).no_decision
-    seen = learned.look(img)
-    assert learned._rescue(img, seen) is None
-    monkeypatch.setattr(learned, "RESCUE_UNFIT", False)
-    assert learned._rescue(img, seen) is not None
-    monkeypatch.setattr(learned, "LATER_SHADED", False)   # which refuses these too
+    seen = views.look(img)
+    assert rescue._rescue(img, seen) is None
+    monkeypatch.setattr(rescue, "RESCUE_UNFIT", False)
+    assert rescue._rescue(img, seen) is not None
+    monkeypatch.setattr(guard, "LATER_SHADED", False)   # which refuses these too
     assert not read_dice(img).no_decision
 
 
@@ -105,23 +105,23 @@ def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
         monkeypatch, seed, index):
     """White dice, one cocked (a 4 beside a flat 1, a 5 beside a flat 6), read as a tilted
     camera's (`_tilted`: both seen leaning, the whole silhouettes fitting one camera with
-    sides alike); their shaded sides misfit by 0.62 and 0.32 (learned.LATER_SHADED)."""
+    sides alike); their shaded sides misfit by 0.62 and 0.32 (guard.LATER_SHADED)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"]
     r = read_dice(img)
-    assert r.reason == "cocked" and r.detail["misfit"] >= learned.UNFIT
-    monkeypatch.setattr(learned, "LATER_SHADED", False)
+    assert r.reason == "cocked" and r.detail["misfit"] >= guard.UNFIT
+    monkeypatch.setattr(guard, "LATER_SHADED", False)
     assert not read_dice(img).no_decision
 
 
 def test_only_pale_dice_are_asked(monkeypatch):
     """A pair whose dice are not both pale (translucent, black) is never refused so."""
     monkeypatch.setattr(camera, "misfits", lambda image, a, b: (1.0, 1.0))
-    monkeypatch.setattr(learned, "_pale", lambda image, die: die is DICE[0].candidate)
-    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE) is None
-    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE, later=True) is None
-    monkeypatch.setattr(learned, "UNFIT_PALE", False)
-    assert learned._unfit(np.zeros((10, 10, 3), np.uint8), DICE) == 1.0
+    monkeypatch.setattr(guard, "_pale", lambda image, die: die is DICE[0].candidate)
+    assert guard._unfit(np.zeros((10, 10, 3), np.uint8), DICE) is None
+    assert guard._unfit(np.zeros((10, 10, 3), np.uint8), DICE, later=True) is None
+    monkeypatch.setattr(guard, "UNFIT_PALE", False)
+    assert guard._unfit(np.zeros((10, 10, 3), np.uint8), DICE) == 1.0
 
 
 @pytest.mark.parametrize("source, seed, index, pale", [
@@ -131,5 +131,5 @@ def test_only_pale_dice_are_asked(monkeypatch):
 ])
 def test_pale_dice_are_white_ones(source, seed, index, pale):
     img, _ = frame(source, seed, index)
-    dice = learned._surest(learned.look(img), learned.RESCUE_P, learned.RESCUE_P)
-    assert len(dice) >= 1 and all(learned._pale(img, d.candidate) is pale for d in dice)
+    dice = views._surest(views.look(img), rescue.RESCUE_P, rescue.RESCUE_P)
+    assert len(dice) >= 1 and all(guard._pale(img, d.candidate) is pale for d in dice)
