@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.vision.dice.again import AGAIN
+from services.vision.dice.again import AGAIN, decided
 from services.vision.dice.candidates import Frame
 from services.vision.dice.guard import _guard
 from services.vision.dice.rescue import RESCUE_P, RESCUED, _inside, _rescue
@@ -69,8 +69,9 @@ def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
         dice = _surest(seen, RESCUE_P, RESCUE_P)
     for look_again in AGAIN.get(reading.reason or "", ()) if reading.no_decision else ():
         more = look_again(frame, seen)
-        if not (again := decide(more)).no_decision:
-            seen, reading, dice = more, again, _surest(more)
+        again, again_dice = decided(image, look_again, more)
+        if not again.no_decision:
+            seen, reading, dice = more, again, again_dice
             break
     return reading if reading.no_decision else \
         _guard(image, seen, reading, dice, later=reading is not first)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import frame
-from services.vision.dice import again, candidates
-from services.vision.dice.candidates import Candidate, at_side
+from services.vision.dice import again, candidates, rescue, views
+from services.vision.dice.candidates import Candidate, Frame, at_side
 from services.vision.dice.faces import LAYOUT, PIP_OFFSET, PIP_RADIUS
 from services.vision.dice.pipfinder import Pip
 from services.vision.dice.reader import read_dice
@@ -78,3 +78,31 @@ def test_white_dice_on_print_are_read_by_their_side(monkeypatch, index, values):
     assert read_dice(img).values == values
     monkeypatch.setattr(again, "AT_SIDE", False)
     assert read_dice(img).reason == "single_die"
+
+
+@pytest.mark.parametrize("index, values", [(233, (1, 6)), (452, (1, 3))])
+def test_a_die_found_at_the_sure_dies_side_is_rescued(monkeypatch, index, values):
+    """Frame 233: a white 1 on yellow print found at the 6's side, read 1 at 0.81 (below
+    FACE_P), its lone pip alone on its face and the two dice fitting one camera; frame 452 a
+    3 read 0.85 so. Without the rescue of that look (again.AT_SIDE_RESCUE), `single_die`."""
+    img, label = white(index)
+    assert tuple(sorted(label["values"])) == values
+    r = read_dice(img)
+    assert r.values == values and "one_camera" in r.detail
+    monkeypatch.setattr(again, "AT_SIDE_RESCUE", False)
+    assert read_dice(img).reason == "single_die"
+
+
+def test_a_die_found_so_leaning_at_side_lean_is_not_rescued(monkeypatch):
+    """Frame 233's 1 leans 0.09: at AT_SIDE_LEAN exactly it is refused, just above read."""
+    img, _ = white(233)
+    fr = Frame(img)
+    seen = views.look(img, fr)
+    more = again._at_side(fr, seen)
+    lean = max(d.lean for d in views._surest(more, rescue.RESCUE_P, rescue.RESCUE_P))
+    monkeypatch.setattr(again, "AT_SIDE_LEAN", lean)
+    assert again.decided(img, again._at_side, more)[0].no_decision
+    monkeypatch.setattr(again, "AT_SIDE_LEAN", float(np.nextafter(lean, 1.0)))
+    assert again.decided(img, again._at_side, more)[0].values == (1, 6)
+    # only that look's: another look again is decided at FACE_P alone
+    assert again.decided(img, again._one_size, more)[0].no_decision
