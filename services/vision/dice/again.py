@@ -151,8 +151,9 @@ def decided(image: np.ndarray, look_again: Callable[[Frame, list[Seen]], list[Se
     reading = decide(more)
     if reading.no_decision and look_again is _at_side and AT_SIDE_RESCUE:
         dice = _surest(more, RESCUE_P, RESCUE_P)
-        rescued = _rescue(image, more)
-        if rescued is not None and max(d.lean for d in dice) < AT_SIDE_LEAN:
+        # the lean first: it costs nothing, the rescue measures the two dice's sides
+        if len(dice) == 2 and max(d.lean for d in dice) < AT_SIDE_LEAN and \
+                (rescued := _rescue(image, more)) is not None:
             return rescued, dice
     return reading, _surest(more)
 

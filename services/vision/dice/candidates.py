@@ -187,16 +187,19 @@ def at_side(pips: list[Pip], die: Candidate) -> list[Candidate]:
     d = np.hypot(*(xy[a] - xy[b]).T)
     corners = 2 * np.sqrt(2) * PIP_OFFSET * die.side
     keep = (d >= corners / SAME_SIZE) & (d <= corners * SAME_SIZE)
-    subsets = set()
-    for i, j, dd in zip(a[keep], b[keep], d[keep]):
-        centre = (xy[i] + xy[j]) / 2
-        on = np.flatnonzero(np.hypot(*(xy - centre).T) <= ON_FACE * dd)
-        if 2 <= len(on) <= 6:
-            subsets.add(tuple(on.tolist()))
-    subsets_l = [list(t) for t in sorted(subsets)]
-    faces = [c for s, f in zip(subsets_l, pipfinder.fit_grids(mine, subsets_l))
-             if (c := _fit(mine, s, die.dark, f)) is not None and same_size(c, die)]
+    on = _from_centres(xy, a[keep], b[keep], d[keep]) <= ON_FACE
+    subsets = sorted({tuple(np.flatnonzero(row).tolist()) for row in on
+                      if 2 <= row.sum() <= 6})
+    faces = [c for s, f in zip(subsets, pipfinder.fit_grids(mine, [list(t) for t in subsets]))
+             if (c := _fit(mine, list(s), die.dark, f)) is not None and same_size(c, die)]
     return lone + faces
+
+
+def _from_centres(xy: np.ndarray, a: np.ndarray, b: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """How far each point of `xy` lies from the midpoint of each pair (a, b) of them, in the
+    pair's distances `d` (pairs x points): a face's pips lie within ON_FACE of its corners'."""
+    centre = (xy[a] + xy[b]) / 2
+    return np.hypot(*(xy[None] - centre[:, None]).transpose(2, 0, 1)) / d[:, None]
 
 
 def at_pips(pips: list[Pip], shape: tuple[int, ...]) -> list[Candidate]:
@@ -305,8 +308,7 @@ def _corner_subsets(pips: list[Pip], members: list[int]) -> list[list[int]]:
     low, high = (2 * np.sqrt(2) / q for q in reversed(pipfinder.PIP_TO_STEP))
     keep = (d >= low * rr) & (d <= high * rr)
     a, b, d, rr = a[keep], b[keep], d[keep], rr[keep]
-    centre = (xy[a] + xy[b]) / 2
-    dist = np.hypot(*(xy[None] - centre[:, None]).transpose(2, 0, 1)) / d[:, None]
+    dist = _from_centres(xy, a, b, d)
     size = np.abs(np.log(r[None] / rr[:, None])) < np.log(ON_FACE_SIZE)
     on = (dist <= ON_FACE) & size
     beside = ((dist > ON_FACE) & size & (dist <= ALONE)).sum(axis=1)

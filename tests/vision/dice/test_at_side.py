@@ -60,7 +60,7 @@ def test_only_pips_like_the_sure_dies_count():
     assert not sixes(at_side(far, SURE))
     near = face(1, 100, 100) + face(6, 100 + candidates.AWAY * SIDE * 0.9, 100)
     assert not [c for c in at_side(near, SURE) if c.fit == 6]
-    assert at_side(face(6, 300, 300), SURE) == []     # the sure die's own pips not found
+    assert at_side(face(6, 300, 300), SURE) == []     # no pip of the sure die: no size known
 
 
 def white(index: int):
