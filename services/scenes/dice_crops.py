@@ -168,8 +168,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="the validation seeds (the training seeds + 1)")
     ap.add_argument("--sources", default=",".join(SHARES),
                     help=f"comma-separated, of {', '.join(SHARES)} (default: all)")
+    ap.add_argument("--seed", action="append", default=[], metavar="SOURCE=SEED",
+                    help="another draw of a source: its frames from this seed instead "
+                         "(never an evaluation seed); repeatable")
     a = ap.parse_args(argv)
-    seeds = VALIDATION if a.validation else SEEDS
+    seeds = dict(VALIDATION if a.validation else SEEDS)
+    for spec in a.seed:
+        source, _, seed = spec.partition("=")
+        if source not in SHARES or not seed.isdigit():
+            ap.error(f"--seed: {spec!r} is not SOURCE=SEED with a source of "
+                     f"{', '.join(SHARES)}")
+        seeds[source] = int(seed)
     names = [n for n in a.sources.split(",") if n]
     unknown = [n for n in names if n not in SHARES]
     if unknown:
