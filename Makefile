@@ -59,9 +59,11 @@ CROPS      := .cache/dice-crops
 # Every crops source but the solid camera's: its flat dice showing their sides taught the
 # network that a side face may be flat (services/vision/README.md, "Tried in stop 29").
 DICE_SOURCES = tuning,first,leaning,wide,cocked,white,white_leaning
-# From scratch by default. The shipped network is network B (git show
+# From scratch by default. Stop 35's network is network B (git show
 # 8aed04c:services/vision/dice/faces.onnx > b.onnx) fine-tuned on these sources:
 #   make dice-model INIT=b.onnx EPOCHS=5 MAX_LR=1e-3
+# and the shipped one (stop 37) that network fine-tuned again with a second draw of them
+# (dice_crops --seed SOURCE=SEED): services/vision/README.md, step 16, gives the commands.
 TRAIN_ARGS = $(if $(INIT),--init $(INIT)) --epochs $(or $(EPOCHS),10) --max-lr $(or $(MAX_LR),3e-3)
 
 dice-model: $(STAMP)

@@ -249,12 +249,13 @@ def test_an_unread_die_like_view_on_plain_ground_does_not_refuse_the_frame():
 
 
 # First-generator frames; before stop 35's network, fresh seeds 857001 frame 1157 and 858001
-# frame 878, whose dots read 2 and 3 beside two sure dice (`unreadable`).
-@pytest.mark.parametrize("source, index, values", [("first", 50, (2, 6)), ("wide", 32, (4, 6))])
+# frame 878, whose dots read 2 and 3 beside two sure dice (`unreadable`); with stop 35's
+# network, first frame 50 (with stop 37's it is `single_die` without the rule).
+@pytest.mark.parametrize("source, index, values", [("first", 114, (4, 6)), ("wide", 32, (4, 6))])
 def test_frames_with_print_dots_read_as_a_die(monkeypatch, source, index, values):
     """The validation seeds of the first generator and of the widened one (dice_crops.frame:
     never an evaluation seed): a lone dot of the cloth's print on plain ground, asked, is
-    seen as a leaning die (0.75, 0.77) beside the two sure dice, and refuses the frame."""
+    seen as a leaning die (0.71, 0.85) beside the two sure dice, and refuses the frame."""
     from services.scenes.dice_crops import VALIDATION, frame
     from services.vision.dice.reader import read_dice
     image, label = frame(source, VALIDATION[source], index)

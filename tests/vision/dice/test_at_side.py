@@ -80,12 +80,14 @@ def test_white_dice_on_print_are_read_by_their_side(monkeypatch, index, values):
     assert read_dice(img).reason == "single_die"
 
 
-@pytest.mark.parametrize("index, values", [(233, (1, 6)), (452, (1, 3))])
+# White 1376001 (stop 37's network; with stop 35's, 1346001 frames 233 and 452)
+@pytest.mark.parametrize("index, values", [(421, (4, 4)), (535, (4, 5))])
 def test_a_die_found_at_the_sure_dies_side_is_rescued(monkeypatch, index, values):
-    """Frame 233: a white 1 on yellow print found at the 6's side, read 1 at 0.81 (below
-    FACE_P), its lone pip alone on its face and the two dice fitting one camera; frame 452 a
-    3 read 0.85 so. Without the rescue of that look (again.AT_SIDE_RESCUE), `single_die`."""
-    img, label = white(index)
+    """Frame 421: a white 4 on print found at the other 4's side, read 0.87 (below FACE_P),
+    its pips' grid making a 4, the two dice fitting one camera by their shaded sides; frame
+    535 a 5 read 0.89 so. Without the rescue of that look (again.AT_SIDE_RESCUE),
+    `single_die`."""
+    img, label = frame("white", 1_376_001, index)
     assert tuple(sorted(label["values"])) == values
     r = read_dice(img)
     assert r.values == values and "one_camera" in r.detail
@@ -94,8 +96,9 @@ def test_a_die_found_at_the_sure_dies_side_is_rescued(monkeypatch, index, values
 
 
 def test_a_die_found_so_leaning_at_side_lean_is_not_rescued(monkeypatch):
-    """Frame 233's 1 leans 0.09: at AT_SIDE_LEAN exactly it is refused, just above read."""
-    img, _ = white(233)
+    """Frame 421's dice: at AT_SIDE_LEAN exactly (the more leaning one's lean) they are
+    refused, just above it read."""
+    img, _ = frame("white", 1_376_001, 421)
     fr = Frame(img)
     seen = views.look(img, fr)
     more = again._at_side(fr, seen)
@@ -103,6 +106,6 @@ def test_a_die_found_so_leaning_at_side_lean_is_not_rescued(monkeypatch):
     monkeypatch.setattr(again, "AT_SIDE_LEAN", lean)
     assert again.decided(img, again._at_side, more)[0].no_decision
     monkeypatch.setattr(again, "AT_SIDE_LEAN", float(np.nextafter(lean, 1.0)))
-    assert again.decided(img, again._at_side, more)[0].values == (1, 6)
+    assert again.decided(img, again._at_side, more)[0].values == (4, 4)
     # only that look's: another look again is decided at FACE_P alone
     assert again.decided(img, again._one_size, more)[0].no_decision

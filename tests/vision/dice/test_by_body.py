@@ -77,12 +77,14 @@ def test_frames_only_the_body_search_reads(monkeypatch, index, values):
 
 
 def test_the_body_search_looks_past_one_size_s_views(monkeypatch):
-    """The tuning set's frame 317 (a 1 and a 3; frame 101 before stop 35's network): what one
-    size for both dice looks at again keeps the body search from reading it (`single_die`);
-    the body search is a look of its own at what was seen first, and reads it."""
-    from services.scenes import named_sets
-    _, img, label = named_sets.render(("tuning", "dice", 317))
-    assert tuple(sorted(label["values"])) == read_dice(img).values == (1, 3)
+    """White 1376001 frame 440 (a 4 and a 5; with stop 35's network the tuning set's frame
+    317, frame 101 before it): what one size for both dice looks at again keeps the body
+    search from reading it (`single_die`); the body search is a look of its own at what was
+    seen first, and reads it."""
+    img, label = frame("white", 1_376_001, 440)
+    assert tuple(sorted(label["values"])) == read_dice(img).values == (4, 5)
+    monkeypatch.setitem(again.AGAIN, "single_die", (again._another_die,))
+    assert read_dice(img).values == (4, 5)
 
     def after_one_size(frame, seen):
         return again._another_die(frame, again._one_size(frame, seen))

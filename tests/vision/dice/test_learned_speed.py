@@ -135,8 +135,8 @@ def reference_candidates(image: np.ndarray, half: bool) -> list[C.Candidate]:
 
 @pytest.fixture(scope="module")
 def frames() -> list[np.ndarray]:
-    # frames 4 and 19 need the second look; the pips of frame 7 have no cores
-    return [sets.render(sets.TUNING, "dice", i)[0] for i in (*range(8), 19)]
+    # frames 4 and 29 need the second look; the pips of frame 7 have no cores
+    return [sets.render(sets.TUNING, "dice", i)[0] for i in (*range(8), 29)]
 
 
 def reference_find_pips(image: np.ndarray, cores: bool) -> list[P.Pip]:
@@ -195,12 +195,15 @@ def reference_look(image: np.ndarray) -> list[views.Seen]:
 def test_what_the_reader_sees_is_what_the_looks_found_anew_see(frames, monkeypatch):
     # the plain views: frame 4's turned views read it in the first look
     monkeypatch.setattr(views, "TURN_P", 0.0)
+    # the reference predates the pairs read as 2s (`_twos`, added after the looks): without
+    # them (frames 25 and 31 have such a 2) the two must be the same
+    monkeypatch.setattr(views, "_twos", lambda image, frame, first: [])
     second = 0
     for image in frames:
         seen = views.look(image)
         assert seen == reference_look(image)
         second += len(seen) > len(views._look(image, C.candidates(image, cores=False)))
-    assert second >= 2  # frames 4 and 19 (with faces.onnx of stop 35; 9 before it)
+    assert second >= 2  # frames 4 and 29 (with faces.onnx of stop 37; 19 with stop 35's)
 
 
 def test_the_candidates_are_the_ones_the_plain_code_finds_in_the_same_order(frames,

@@ -96,14 +96,9 @@ def test_a_view_on_a_dies_side_face_read_without_it_is_that_die_not_a_third(monk
     assert learned.read_learned(img).no_decision
 
 
-def test_a_die_read_without_its_side_faces_needs_the_other_die_to_show_its_sides(
-        monkeypatch):
-    """A fresh leaning seed's frame (1137001, 26): a cocked 2 read 2 at 0.77 without its side
-    faces beside a 1 seen from above (side vector 0.05 sides, under SIDE_SHOWN): a camera
-    tilted enough to show one flat die's sides shows the other's. Without that, (1, 2)."""
-    from services.scenes.dice_crops import frame
-    img, label = frame("leaning", 1_137_001, 26)
-    assert label["no_decision"]
-    assert learned.read_learned(img).no_decision
-    monkeypatch.setattr(tilted, "SIDE_SHOWN", 0.0)
-    assert learned.read_learned(img).values == (1, 2)
+# (A fresh leaning seed's frame, 1137001/26, was here: a cocked 2 read 2 at 0.77 without its
+# side faces beside a 1 seen from above, refused because the 1 shows no side (SIDE_SHOWN).
+# With stop 37's network the cocked 2 is seen leaning 0.92 and the frame is refused before;
+# SIDE_SHOWN at 0 changes one frame of the 41 development sets, a read gained (dev-solid 94),
+# and decides no no-decision frame. Its boundary is pinned on two dice read flat:
+# test_tilted.test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras.)

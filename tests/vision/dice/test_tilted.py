@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import camera, classifier, guard, learned, rescue, tilted, views
+from services.vision.dice import camera, classifier, learned, rescue, tilted, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.reader import read_dice
 
@@ -42,15 +42,17 @@ def test_a_face_only_half_of_what_the_lean_leaves_is_not_taken(monkeypatch):
     assert read_dice(img).values == (2, 3)
 
 
-@pytest.mark.parametrize("index, reason, values", [
-    (75, "single_die", (1, 2)),   # cocked: a 1 leaning 0.68 beside a flat 2 read at 0.92
-    (99, "cocked", (2, 2)),       # a (1, 2): both seen leaning, the 1 taken for a 2
+@pytest.mark.parametrize("seed, index, reason, values", [
+    (780_002, 167, "cocked", (1, 2)),  # cocked (stop 35's network: 786001 frame 75)
+    (786_001, 99, "cocked", (2, 2)),   # a (1, 2): both seen leaning, the 1 taken for a 2
 ])
-def test_a_die_leaning_away_from_the_other_is_not_read(monkeypatch, index, reason, values):
-    """A fresh solid-camera seed (786001): the two dice fit one camera (misfit under FIT),
-    but their sides do not point alike (camera.ALIKE), as a tilted camera's do. Without
-    that check the cocked frame 75 is decided and frame 99 read wrong."""
-    img, label = frame("solid", 786_001, index)
+def test_a_die_leaning_away_from_the_other_is_not_read(monkeypatch, seed, index, reason,
+                                                       values):
+    """Solid-camera seeds (the validation seed 780002 and a used fresh one, 786001): the two
+    dice fit one camera (misfit under FIT), but their sides do not point alike
+    (camera.ALIKE), as a tilted camera's do. Without that check the cocked frame 167 is
+    decided and frame 99 read wrong."""
+    img, label = frame("solid", seed, index)
     assert read_dice(img).reason == reason
     monkeypatch.setattr(camera, "ALIKE", np.pi)
     got = read_dice(img)
@@ -117,10 +119,10 @@ def test_a_leaning_die_beside_one_seen_flat_from_above_is_not_read(monkeypatch, 
     assert tilted._tilted(img, seen) is not None
 
 
-@pytest.mark.parametrize("index, reason", [
-    (42, "no_dice"),     # a (6, 6)
-    (97, "cocked"),      # a (1, 3)
-    (63, "single_die"),  # a (3, 5)
+@pytest.mark.parametrize("index, reason", [   # stop 37's network (stop 35's: 42, 97, 63)
+    (60, "no_dice"),      # a (2, 4)
+    (78, "cocked"),       # a (1, 4)
+    (194, "single_die"),  # a (2, 5)
 ])
 def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypatch, index,
                                                                        reason):
@@ -131,7 +133,7 @@ def test_a_die_read_flat_beside_one_seen_leaning_under_a_tilted_camera(monkeypat
     assert read_dice(img).reason == reason
 
 
-@pytest.mark.parametrize("index, reason", [(42, "no_dice"), (30, "no_dice")])
+@pytest.mark.parametrize("index, reason", [(42, "no_dice"), (89, "no_dice")])  # 30 before stop 37
 def test_a_frame_refused_for_no_sure_die_is_looked_at_for_a_tilted_camera(monkeypatch, index,
                                                                          reason):
     """Both dice seen leaning below LEAN_P: no sure die (`no_dice`), not `cocked`."""
@@ -228,24 +230,11 @@ def test_two_dice_read_flat_with_side_faces_in_view_are_a_tilted_cameras(monkeyp
     assert read_dice(img).reason == "cocked"
 
 
-def test_a_die_read_flat_with_a_plainly_leaning_view_beside_one_seen_from_above(monkeypatch):
-    """A fresh leaning seed (1007001, frame 526): a cocked 4 read flat at 0.81 (its grid's)
-    with a view leaning 0.98 on it, beside a 2 read at 0.99 whose views lean 0.00; the two
-    fit one camera with sides alike and long enough (tilt 12 degrees). Their leans are
-    LEAN_GAP or more apart (`_sides_alike`): refused; without that (and LATER_SHADED, which
-    refuses it too), read (2, 4)."""
-    img, label = frame("leaning", 1_007_001, 526)
-    seen = views.look(img)
-    assert label["no_decision"] and not any(tilted._as_face(s) for s in seen)
-    dice = views._surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
-    assert not tilted._sides_alike(dice, seen)
-    assert read_dice(img).reason == "cocked"
-    monkeypatch.setattr(tilted, "LEAN_GAP", 1.01)
-    assert tilted._sides_alike(dice, seen)
-    monkeypatch.setattr(guard, "LATER_SHADED", False)
-    assert read_dice(img).values == (2, 4)
-
-
+# (A fresh leaning seed's frame, 1007001/526, was here: a cocked 4 read flat at 0.81 with a
+# view leaning 0.98 on it, beside a 2 seen from above, refused by `_sides_alike` alone. With
+# stop 37's network the cocked 4 is seen leaning 0.51, and the frame is refused before; no
+# no-decision frame of the 41 development sets needs `_sides_alike` now (it costs 5 reads of
+# 7,654). Its measure is pinned on drawn views below.)
 @pytest.mark.parametrize("near, other, alike", [
     (0.9, 0.26, True),
     (0.9, 0.25, False),   # LEAN_GAP (0.65) apart exactly

@@ -59,10 +59,11 @@ def test_both_measures_come_from_one_look_at_each_die(index, whole, shaded):
     assert camera.misfits(img, a, b) == pytest.approx((whole, shaded), abs=0.0005)
 
 
-# With stop 35's network the first decision's check refuses this one frame alone of the
-# 5,750 frames of the leaning and white_leaning development sets (dev_sets, UNFIT_BELOW=0)
+# With stop 37's network the first decision's check refuses this one frame alone of the
+# white and white_leaning development sets (dev_sets, UNFIT_BELOW=0; with stop 35's,
+# white_leaning 1397001 frame 56)
 @pytest.mark.parametrize("source, seed, index", [
-    ("white_leaning", 1_397_001, 56),    # a white 6 cocked beside a flat 4 (misfit 0.40)
+    ("white_leaning", 1_377_001, 570),   # a white 4 cocked beside a flat 5 (misfit 0.35)
 ])
 def test_a_cocked_white_die_read_flat_is_refused(monkeypatch, source, seed, index):
     img, label = frame(source, seed, index)
@@ -85,7 +86,10 @@ def test_a_flat_white_die_on_white_print_is_still_read(index):
     assert whole is not None and whole > 2 * guard.UNFIT
 
 
-@pytest.mark.parametrize("seed, index", [(1_347_001, 550), (1_417_001, 484)])
+# (White_leaning 1417001 frame 484 was here too: with stop 37's network its rescue is refused
+# before the shaded sides are asked. No other frame of the leaning, white_leaning and
+# cocked development sets (19 sets, 10,600 no-decision frames) is rescued but for them.)
+@pytest.mark.parametrize("seed, index", [(1_347_001, 550)])
 def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, index):
     """A white die cocked beside a flat one, read below FACE_P and rescued: the whole
     silhouettes fit one camera (a wide lens with its foot at the flat die), the shaded
@@ -100,18 +104,40 @@ def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, 
     assert not read_dice(img).no_decision
 
 
-@pytest.mark.parametrize("seed, index", [(1_357_001, 41), (1_397_001, 277)])
+# With stop 35's network white_leaning 1357001 frame 41 and 1397001 frame 277 (misfits 0.62,
+# 0.32); with stop 37's each cocked die is seen leaning (0.72, 0.98) and refused at the first
+# decision, and LATER_SHADED off decides this one frame alone of the 41 development sets.
+@pytest.mark.parametrize("seed, index", [(1_417_001, 484)])
 def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
         monkeypatch, seed, index):
-    """White dice, one cocked (a 4 beside a flat 1, a 5 beside a flat 6), read as a tilted
-    camera's (`_tilted`: both seen leaning, the whole silhouettes fitting one camera with
-    sides alike); their shaded sides misfit by 0.62 and 0.32 (guard.LATER_SHADED)."""
+    """White dice, a 6 cocked beside a flat 6, read as a tilted camera's (`_tilted`: the
+    whole silhouettes fitting one camera with sides alike); their shaded sides misfit by
+    0.35 (guard.LATER_SHADED)."""
     img, label = frame("white_leaning", seed, index)
     assert label["no_decision"]
     r = read_dice(img)
-    assert r.reason == "cocked" and r.detail["misfit"] >= guard.UNFIT
+    assert r.reason == "cocked" and r.detail["misfit"] >= guard.UNFIT and r.detail["tilted"]
     monkeypatch.setattr(guard, "LATER_SHADED", False)
     assert not read_dice(img).no_decision
+
+
+def test_pale_dice_decided_later_need_their_shaded_sides_to_fit(monkeypatch):
+    """Pale dice decided after the first decision, both read surer than UNFIT_BELOW: their
+    shaded sides misfitting by UNFIT exactly refuse them (LATER_SHADED), just under it not;
+    at the first decision, or without the rule, dice read so sure are not asked."""
+    image = np.zeros((10, 10, 3), np.uint8)
+    sure = [dataclasses.replace(d, belief=guard.UNFIT_BELOW) for d in DICE]
+    monkeypatch.setattr(guard, "_pale", lambda image, die: True)
+    monkeypatch.setattr(camera, "misfits", lambda image, a, b: (1.0, 1.0))
+    monkeypatch.setattr(camera, "misfit", lambda image, a, b, shaded=False: guard.UNFIT)
+    assert guard._unfit(image, sure, later=True) == guard.UNFIT
+    assert guard._unfit(image, sure) is None
+    monkeypatch.setattr(camera, "misfit",
+                        lambda image, a, b, shaded=False: float(np.nextafter(guard.UNFIT, 0)))
+    assert guard._unfit(image, sure, later=True) is None
+    monkeypatch.setattr(camera, "misfit", lambda image, a, b, shaded=False: guard.UNFIT)
+    monkeypatch.setattr(guard, "LATER_SHADED", False)
+    assert guard._unfit(image, sure, later=True) is None
 
 
 def test_only_pale_dice_are_asked(monkeypatch):
