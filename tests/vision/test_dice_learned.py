@@ -230,6 +230,26 @@ def test_crops_are_built_per_source_and_an_unknown_source_is_refused(tmp_path, c
     assert "--sources: unknown nowhere" in capsys.readouterr().err
 
 
+def test_a_second_draw_of_a_source_takes_its_own_seed(tmp_path, capsys):
+    """`--seed SOURCE=SEED`: that source's frames from another seed (a second draw for
+    fine-tuning); a bad spec is refused naming it, an evaluation seed as everywhere."""
+    from services.scenes import dice_crops
+    out = tmp_path / "draw.npz"
+    assert dice_crops.main([str(out), "--sources", "first", "--frames", "1", "--jobs", "1",
+                            "--seed", "first=1512001"]) == 0
+    image, label = dice_crops.frame("first", 1_512_001, 0)
+    rng = np.random.default_rng([1_512_001, 0, 7])     # as dice_crops._chunk draws it
+    want = [k for _, k, _ in dice_crops.crops(image, label, rng)]
+    assert np.load(out)["y"].tolist() == want
+    for bad in ("nowhere=5", "first=x"):
+        with pytest.raises(SystemExit):
+            dice_crops.main([str(out), "--sources", "first", "--seed", bad])
+        assert f"--seed: {bad!r} is not SOURCE=SEED" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="evaluation seed"):
+        dice_crops.main([str(out), "--sources", "first", "--frames", "1", "--jobs", "1",
+                         "--seed", "first=900001"])
+
+
 def test_training_reads_several_crop_files_one_after_the_other(tmp_path):
     from services.scenes.train_faces import load
     for name, cls in (("a", 1), ("b", 7)):
