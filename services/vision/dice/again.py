@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from services.vision.dice import by_body
+from services.vision.dice import by_body, rescue
 from services.vision.dice.candidates import Frame, at_side, distinct
-from services.vision.dice.rescue import RESCUE_P, _rescue
+from services.vision.dice.rescue import _rescue
 from services.vision.dice.views import (
     Seen,
     _look,
@@ -150,7 +150,7 @@ def decided(image: np.ndarray, look_again: Callable[[Frame, list[Seen]], list[Se
     leans AT_SIDE_LEAN or more (AT_SIDE_RESCUE)."""
     reading = decide(more)
     if reading.no_decision and look_again is _at_side and AT_SIDE_RESCUE:
-        dice = _surest(more, RESCUE_P, RESCUE_P)
+        dice = _surest(more, rescue.RESCUE_P, rescue.RESCUE_P)
         # the lean first: it costs nothing, the rescue measures the two dice's sides
         if len(dice) == 2 and max(d.lean for d in dice) < AT_SIDE_LEAN and \
                 (rescued := _rescue(image, more)) is not None:

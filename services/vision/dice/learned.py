@@ -37,19 +37,20 @@ its constants and how they were measured, in a module of its own:
 - guard.py: `_guard`, the last check of a decided frame (GUARD_LEAN, `_unfit` with UNFIT,
   `_pale`).
 A name with a leading underscore is the dice reader's own: its modules import it from each
-other. A constant imported by name is bound in each module that reads it (FACE_P in views.py,
-rescue.py and tilted.py): a test patches it, and `dev_sets read --set` sets it, in the module
-whose rule reads it.
+other. A threshold is read from the module that defines it when it is used (`views.FACE_P`,
+`rescue.RESCUE_P`, `guard.UNFIT`, `tilted.TILTED`...), never imported by name: a test
+patches it, and `dev_sets read --set` sets it, once, for every rule that reads it.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from services.vision.dice import rescue, tilted
 from services.vision.dice.again import AGAIN, decided
 from services.vision.dice.candidates import Frame
 from services.vision.dice.guard import _guard
-from services.vision.dice.rescue import RESCUE_P, RESCUED, _inside, _rescue
-from services.vision.dice.tilted import TILTED, _tilted
+from services.vision.dice.rescue import _inside, _rescue
+from services.vision.dice.tilted import _tilted
 from services.vision.dice.views import _surest, decide, look
 from services.vision.reading import Reading
 
@@ -61,12 +62,13 @@ def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
     dice = _surest(seen)
     if reading.no_decision and reading.reason == "cocked":
         reading = _inside(image, seen) or reading
-    elif reading.no_decision and reading.reason in RESCUED:
+    elif reading.no_decision and reading.reason in rescue.RESCUED:
         reading = _rescue(image, seen) or reading
-        dice = _surest(seen, RESCUE_P, RESCUE_P)
-    if reading.no_decision and reading.reason in TILTED and (tilted := _tilted(image, seen)):
-        reading, seen = tilted
-        dice = _surest(seen, RESCUE_P, RESCUE_P)
+        dice = _surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
+    if reading.no_decision and reading.reason in tilted.TILTED and \
+            (by_tilt := _tilted(image, seen)):
+        reading, seen = by_tilt
+        dice = _surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
     for look_again in AGAIN.get(reading.reason or "", ()) if reading.no_decision else ():
         more = look_again(frame, seen)
         again, again_dice = decided(image, look_again, more)

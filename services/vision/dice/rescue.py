@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.vision.dice import camera
+from services.vision.dice import camera, guard, views
 from services.vision.dice.classifier import NOTHING
-from services.vision.dice.guard import UNFIT, _both_pale
-from services.vision.dice.views import FACE_P, UNSURE_P, Seen, _on_die, _surest, decide
+from services.vision.dice.guard import _both_pale
+from services.vision.dice.views import Seen, _on_die, _surest, decide
 from services.vision.reading import Reading
 
 # Frames with no two sure dice (RESCUED reasons) are read again taking faces at RESCUE_P,
@@ -110,9 +110,9 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     if reading.no_decision:
         return None
     dice = _surest(seen, RESCUE_P, RESCUE_P)
-    if any(d.belief < FACE_P and not _grid_backs(d, seen) for d in dice):
+    if any(d.belief < views.FACE_P and not _grid_backs(d, seen) for d in dice):
         return None
-    if any(s.lean >= UNSURE_P and not s.candidate.split and not _on_die(s, dice)
+    if any(s.lean >= views.UNSURE_P and not s.candidate.split and not _on_die(s, dice)
            for s in seen):
         return None
     rescued = _one_camera(image, reading, dice)
@@ -121,7 +121,7 @@ def _rescue(image: np.ndarray, seen: list[Seen]) -> Reading | None:
     if not RESCUE_UNFIT:
         return rescued
     shaded = camera.misfit(image, dice[0].candidate, dice[1].candidate, shaded=True)
-    return None if shaded is not None and shaded >= UNFIT else rescued
+    return None if shaded is not None and shaded >= guard.UNFIT else rescued
 
 
 def _shaded_camera(image: np.ndarray, reading: Reading, dice: list[Seen]) -> Reading | None:

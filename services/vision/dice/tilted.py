@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from services.vision.dice import camera, side_faces
+from services.vision.dice import camera, rescue, side_faces, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, turned
-from services.vision.dice.rescue import RESCUE_P, RESCUED, _grid_backs, _one_camera
-from services.vision.dice.views import FACE_P, Seen, _on_die, _surest, decide
+from services.vision.dice.rescue import _grid_backs, _one_camera
+from services.vision.dice.views import Seen, _on_die, _surest, decide
 from services.vision.reading import Reading
 
 # A frame refused as `cocked` (later also `no_dice`, `single_die` or `unreadable`: TILTED)
@@ -45,7 +45,7 @@ LEAN_GAP = 0.65
 # 742001 frame 228), `_sides_alike` a solid frame (151: leans 0.05 and 0.81).
 SIDE_SHOWN = 0.1
 # Frames still refused for these reasons are looked at for a tilted camera's dice (`_tilted`).
-TILTED = ("cocked", *RESCUED)
+TILTED = ("cocked", *rescue.RESCUED)
 # A leaning view showing a side face is looked at again without it (`_unsided`,
 # side_faces.py) when `_as_face` does not take it. Development frames: solid camera 171 ->
 # 178 of 226, the rest unchanged, no further no-decision frame decided (at BEYOND 0.55: 175,
@@ -73,7 +73,7 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
                and (f := _unsided(image, s) if UNSIDED else None) is not None}
     dice = _surest([faces.get(s.candidate, unsided.get(s.candidate, s)) for s in seen
                     if s.value != LEANING or s.candidate in faces or s.candidate in unsided],
-                   RESCUE_P, RESCUE_P)
+                   rescue.RESCUE_P, rescue.RESCUE_P)
     dice = _tops(dice, unsided)
     faces |= {c: f for c, f in unsided.items() if any(d.candidate == c for d in dice)
               or not _on_die(f, dice)}
@@ -90,7 +90,7 @@ def _tilted(image: np.ndarray, seen: list[Seen]) -> tuple[Reading, list[Seen]] |
     on_dice = [s for s in seen if s.value == LEANING and s.candidate not in faces
                and _on_die(s, dice)]
     flat = [faces.get(s.candidate, s) for s in seen if s not in on_dice]
-    reading = decide(flat, RESCUE_P, RESCUE_P)
+    reading = decide(flat, rescue.RESCUE_P, rescue.RESCUE_P)
     if reading.no_decision:
         return None
     side_shown = len(read_flat) == 2 or any(d.candidate in unsided for d in dice)
@@ -156,6 +156,6 @@ def _unsided(image: np.ndarray, s: Seen) -> Seen | None:
         return None
     p = turned(side_faces.without_sides(image, c, v)[None])[0]
     k, belief = int(p.argmax()), float(p.max())    # a Python float: compared in float64
-    if not 1 <= k <= 6 or belief < (TILT_SHARE if k == c.fit else FACE_P):
+    if not 1 <= k <= 6 or belief < (TILT_SHARE if k == c.fit else views.FACE_P):
         return None
     return Seen(c, k, belief, 0.0)

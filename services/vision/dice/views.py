@@ -114,7 +114,7 @@ def _within(s: Seen, dice: list[list[Seen]]) -> bool:
                < INSIDE * d[0].candidate.side and s.candidate.pips < d[0].value for d in dice)
 
 
-def decide(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_P,
+def decide(seen: list[Seen], face_p: float | None = None, guessed_p: float | None = None,
            inside: bool = False) -> Reading:
     """The frame's reading from what the classifier saw at each candidate, a die's face taken
     at `face_p` (`guessed_p` where its pips make no grid); `inside`: a leaning view inside a
@@ -216,15 +216,19 @@ def _twos(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen]:
             if p[2] >= FACE_P]
 
 
-def _sure(seen: list[Seen], face_p: float = FACE_P, guessed_p: float = GUESSED_P) -> list[Seen]:
+def _sure(seen: list[Seen], face_p: float | None = None,
+          guessed_p: float | None = None) -> list[Seen]:
     """The views of a flat die's face with belief `face_p` at least (`guessed_p` where its
-    pips make no grid)."""
+    pips make no grid); FACE_P and GUESSED_P unless told, read when asked (a test or
+    `dev_sets read --set` changes them for every rule)."""
+    face_p = FACE_P if face_p is None else face_p
+    guessed_p = GUESSED_P if guessed_p is None else guessed_p
     return [s for s in seen if 1 <= s.value <= 6 and
             s.belief >= (face_p if s.candidate.fit is not None else guessed_p)]
 
 
-def _surest(seen: list[Seen], face_p: float = FACE_P,
-            guessed_p: float = GUESSED_P) -> list[Seen]:
+def _surest(seen: list[Seen], face_p: float | None = None,
+            guessed_p: float | None = None) -> list[Seen]:
     """The surest view of each die read at `face_p` (`guessed_p`: see `_sure`)."""
     return [d[0] for d in _dice(_sure(seen, face_p, guessed_p))]
 

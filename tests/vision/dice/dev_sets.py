@@ -18,9 +18,8 @@ outcome, values and reason; it exits 1 when a value is read wrong. `diff` lists 
 whose outcome or values differ between two such files. `read --set MODULE.NAME=VALUE` sets a
 module constant of services/vision/dice (views, rescue, tilted, again, guard, candidates,
 camera...) in each reading process first: how the tests' frames were found (a rule switched
-off, the frames whose outcome changes). A constant bound as a function's default
-(views.FACE_P in `decide`) is not changed so, nor another module's name for it (FACE_P
-imported by rescue.py and tilted.py: set it there, in the module whose rule reads it).
+off, the frames whose outcome changes). The reader's modules read each threshold from the
+module that defines it when they use it (learned.py), so one --set changes it for every rule.
 `cache --more SOURCE:SEED:N` renders N frames of a development source (dice_crops.frame, as
 the tests render them) as the set SOURCE-SEED instead of the six; `read --sets` takes it.
 """

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
-from services.vision.dice import again, camera, guard, learned, rescue, views
+from services.vision.dice import again, camera, guard, learned, rescue, tilted, views
 from services.vision.dice.candidates import Candidate
 from services.vision.dice.classifier import LEANING, NOTHING
 
@@ -132,8 +132,8 @@ def test_dice_showing_their_sides_are_read_below_face_p_when_they_fit_one_camera
     assert not r.no_decision and r.values is not None
     assert sorted(r.values) == sorted(label["values"])
     assert r.detail["one_camera"] < camera.FIT and "tilted" not in r.detail
-    monkeypatch.setattr(learned, "RESCUED", ())
-    monkeypatch.setattr(learned, "TILTED", ("cocked",))
+    monkeypatch.setattr(rescue, "RESCUED", ())
+    monkeypatch.setattr(tilted, "TILTED", ("cocked",))
     # ... and the look at the sure die's side, whose views are rescued too (stop 36)
     monkeypatch.setattr(again, "AT_SIDE_RESCUE", False)
     assert learned.read_learned(img).reason == "single_die"

@@ -52,9 +52,9 @@ def test_a_face_its_grid_does_not_make_needs_face_p(monkeypatch):
     img, s = view(117, 5)
     got = tilted._unsided(img, s)
     assert got is not None and s.candidate.fit != 5 and s.value == LEANING
-    monkeypatch.setattr(tilted, "FACE_P", got.belief)
+    monkeypatch.setattr(views, "FACE_P", got.belief)
     assert tilted._unsided(img, s) is not None
-    monkeypatch.setattr(tilted, "FACE_P", float(np.nextafter(got.belief, 1.0)))
+    monkeypatch.setattr(views, "FACE_P", float(np.nextafter(got.belief, 1.0)))
     assert tilted._unsided(img, s) is None
 
 

@@ -139,7 +139,7 @@ def test_a_frame_refused_for_no_sure_die_is_looked_at_for_a_tilted_camera(monkey
     """Both dice seen leaning below LEAN_P: no sure die (`no_dice`), not `cocked`."""
     img, label = solid_camera(index)
     assert read_dice(img).values == tuple(sorted(label["values"]))
-    monkeypatch.setattr(learned, "TILTED", ("cocked",))
+    monkeypatch.setattr(tilted, "TILTED", ("cocked",))
     assert read_dice(img).reason == reason
 
 
