@@ -106,7 +106,8 @@ def test_a_rescued_pair_whose_shaded_sides_misfit_is_refused(monkeypatch, seed, 
 
 # With stop 35's network white_leaning 1357001 frame 41 and 1397001 frame 277 (misfits 0.62,
 # 0.32); with stop 37's each cocked die is seen leaning (0.72, 0.98) and refused at the first
-# decision, and LATER_SHADED off decides this one frame alone of the 41 development sets.
+# decision, and LATER_SHADED off decides this one frame alone of the 25 white, white_leaning,
+# leaning and cocked development sets.
 @pytest.mark.parametrize("seed, index", [(1_417_001, 484)])
 def test_pale_dice_read_after_the_first_decision_need_their_shaded_sides_to_fit(
         monkeypatch, seed, index):
