@@ -101,6 +101,7 @@ class Frame:
         self.image = image
         self._spots = pipfinder.Spots(image)
         self._found: dict[bool, list[Candidate]] = {}
+        self.looked_twice = False    # views.second_look was taken (views.look stops early)
 
     @property
     def grey(self) -> np.ndarray:

@@ -19,7 +19,8 @@ pale dice by their shaded sides alone when white print spoils their silhouettes)
 a frame refused as `cocked` only for leaning views inside dice read sure (their own crops off
 centre), when they fit one camera (`_inside`); a frame whose dice are seen leaning as a
 tilted camera shows flat dice, when their side faces fit one camera (`_tilted`, looking at a
-leaning view again without its side faces: side_faces.py).
+leaning view again without its side faces: side_faces.py; and at a steep camera's frame a
+second time when its first look stopped at one die's side face: TILTED_AGAIN).
 
 `read_learned` below runs them in turn: the first decision, `_inside` or `_rescue`,
 `_tilted`, the looks again (AGAIN), then `_guard` on a decided frame. Each rule lives, with
@@ -66,7 +67,7 @@ def read_learned(image: np.ndarray, frame: Frame | None = None) -> Reading:
         reading = _rescue(image, seen) or reading
         dice = _surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
     if reading.no_decision and reading.reason in tilted.TILTED and \
-            (by_tilt := _tilted(image, seen)):
+            (by_tilt := _tilted(image, seen, frame)):
         reading, seen = by_tilt
         dice = _surest(seen, rescue.RESCUE_P, rescue.RESCUE_P)
     for look_again in AGAIN.get(reading.reason or "", ()) if reading.no_decision else ():

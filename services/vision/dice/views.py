@@ -184,12 +184,19 @@ def look(image: np.ndarray, frame: Frame | None = None) -> list[Seen]:
     first = _look(image, frame.candidates(cores=False))
     if len(_dice(_sure(first))) >= 2 or any(s.lean >= LEAN_P for s in first):
         return first
+    return second_look(image, frame, first)
+
+
+def second_look(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen]:
+    """The first look's views (`first`) and those of the second: the candidates with the
+    pips' cores, at half resolution and the pairs of pips (`_twos`)."""
     # The second look: the frame's candidates with the pips' cores (pipfinder: pips run into
     # a light die's corners; the cores can change a group, so its candidates are taken anew,
     # each one already looked at not looked at twice), then half resolution. A half-
     # resolution candidate of a place and size already looked at is left out before the
     # classifier sees it (what it would say of it is not kept). The classifier sees the new
     # candidates of both in one batch (a crop's probabilities do not depend on its batch).
+    frame.looked_twice = True
     known = {s.candidate: s for s in first}
     full = frame.candidates()
     new = [c for c in full if c not in known]

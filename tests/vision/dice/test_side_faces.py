@@ -39,11 +39,13 @@ def view(index: int, value: int) -> tuple[np.ndarray, views.Seen]:
 
 def test_a_tilted_cameras_dice_seen_leaning_are_read_without_their_side_faces(monkeypatch):
     """Frame 117: a 4 read flat and a 5 seen leaning at 0.75 (its side face in view); without
-    its side face it reads 5 at 0.98. Without the look, `cocked`."""
+    its side face it reads 5 at 0.98. Without the look, `cocked` (with the second look for a
+    steep camera's other die off too: since stop 38 that look finds the 5 as a face)."""
     _, img, label = named_sets.render(("dev-solid", "dice", 117))
     r = learned.read_learned(img)
     assert r.values == tuple(sorted(label["values"])) == (4, 5) and r.detail["tilted"]
     monkeypatch.setattr(tilted, "UNSIDED", False)
+    monkeypatch.setattr(tilted, "TILTED_AGAIN", False)
     assert learned.read_learned(img).reason == "cocked"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from services.scenes.dice_crops import VALIDATION, frame
 from services.vision.dice import camera, classifier, learned, rescue, tilted, views
-from services.vision.dice.candidates import Candidate
+from services.vision.dice.candidates import Candidate, Frame
 from services.vision.dice.reader import read_dice
 
 
@@ -26,7 +26,7 @@ def test_both_dice_seen_leaning_under_a_tilted_camera_are_read(monkeypatch, inde
     img, label = solid_camera(index)
     assert read_dice(img).values == tuple(sorted(label["values"]))
     assert read_dice(img).detail["tilted"]
-    monkeypatch.setattr(learned, "_tilted", lambda image, seen: None)
+    monkeypatch.setattr(learned, "_tilted", lambda image, seen, frame=None: None)
     assert read_dice(img).reason == "cocked"
 
 
@@ -247,3 +247,64 @@ def test_two_dice_read_flat_show_their_sides_alike_when_their_leans_are_close(ne
     side = leaning(140.0, None, 3, 0.1, lean=near)      # on a's side face
     lone = leaning(320.0, None, 3, 0.1, lean=0.99, split=True)  # a split lone pip: no view
     assert tilted._sides_alike([a, b], [a, b, side, lone]) is alike
+
+
+def _one_die_seen(index: int):
+    """A solid-camera validation frame, its first look (which stopped at a leaning view), the
+    frame, and the one die `_tilted` finds in it with that die's side vector's length."""
+    img, label = solid_camera(index)
+    look = Frame(img)
+    seen = views.look(img, look)
+    _, _, dice = tilted._dice(img, seen, {})
+    assert not look.looked_twice and len(dice) == 1
+    shown = float(np.linalg.norm(camera.side_vector(img, dice[0].candidate, None)))
+    return img, label, look, seen, shown
+
+
+@pytest.mark.parametrize("index", [
+    79,   # (1, 3) under 32 degrees: the 3's corner pip is found only with the cores
+    121,  # (1, 2)
+    198,  # (4, 5)
+])
+def test_the_other_die_found_by_a_second_look_under_a_steep_camera(monkeypatch, index):
+    """The first look stopped at the other die's side face, seen leaning; `_tilted` finds one
+    die, whose sides show 0.32-0.47 long (TILTED_AGAIN). Without the second look: `cocked`."""
+    img, label, _, _, shown = _one_die_seen(index)
+    assert tilted.SIDE_SEEN[0] <= shown <= tilted.SIDE_SEEN[1]
+    got = read_dice(img)
+    assert got.values == tuple(sorted(label["values"])) and got.detail["tilted"]
+    monkeypatch.setattr(tilted, "TILTED_AGAIN", False)
+    assert read_dice(img).reason == "cocked"
+
+
+@pytest.mark.parametrize("low, high, read", [
+    ("shown", 0.6, True),        # exactly at the lower bound: looked at again
+    ("above", 0.6, False),       # just above the die's sides: not
+    (0.2, "shown", True),        # exactly at the upper bound
+    (0.2, "below", False),       # just below the die's sides: not
+])
+def test_the_second_look_only_for_a_die_showing_a_tilted_cameras_sides(monkeypatch, low,
+                                                                      high, read):
+    """SIDE_SEEN's bounds are inclusive (solid camera frame 79, its 1's sides 0.37 long)."""
+    img, label, look, seen, shown = _one_die_seen(79)
+    bound = {"shown": shown, "above": np.nextafter(shown, 1.0),
+             "below": np.nextafter(shown, 0.0)}
+    monkeypatch.setattr(tilted, "SIDE_SEEN", (bound.get(low, low), bound.get(high, high)))
+    got = tilted._tilted(img, seen, look)
+    assert look.looked_twice == read
+    assert (got is not None and got[0].values) == (tuple(sorted(label["values"])) if read
+                                                    else False)
+
+
+@pytest.mark.parametrize("index", [4, 29, 31])
+def test_a_leaning_die_looked_at_a_second_time_is_still_not_read(index):
+    """Leaning set frames whose one die found shows sides 0.3-0.45 long (a flat die, or the
+    leaning one taken as its face): the frame is looked at a second time and stays
+    refused (the development frames: no further no-decision frame decided)."""
+    img, label = frame("leaning", VALIDATION["leaning"], index)
+    look = Frame(img)
+    seen = views.look(img, look)
+    assert label["no_decision"] and not look.looked_twice
+    assert tilted._tilted(img, seen, look) is None
+    assert look.looked_twice
+    assert read_dice(img).no_decision
