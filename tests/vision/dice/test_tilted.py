@@ -257,8 +257,9 @@ def _one_die_seen(index: int):
     seen = views.look(img, look)
     _, _, dice = tilted._dice(img, seen, {})
     assert not look.looked_twice and len(dice) == 1
-    shown = float(np.linalg.norm(camera.side_vector(img, dice[0].candidate, None)))
-    return img, label, look, seen, shown
+    vector = camera.side_vector(img, dice[0].candidate, None)
+    assert vector is not None
+    return img, label, look, seen, float(np.linalg.norm(vector))
 
 
 @pytest.mark.parametrize("index", [
