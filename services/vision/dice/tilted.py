@@ -59,17 +59,18 @@ UNSIDED = True
 # its lit corner or its side face, and its face is found only with the cores or at half
 # resolution, while the other die's side face already refused the frame.
 # A frame whose first look stopped at a leaning view (views.look), in which `_tilted` finds
-# one die, or two it does not read, each showing its side faces SIDE_SEEN sides long (a
-# camera tilted some 12 degrees or more; a leaning die's own lean shows more), is looked at
-# a second time (views.second_look: the pips' cores, half resolution, pairs) and `_tilted`
-# tried again on all it saw (TILTED_AGAIN): under a steep camera the other die's pips run
-# into its lit corner or are foreshortened to another size, and its face is found only
-# with the cores or at half resolution, while its side face already stopped the first look
-# (README, step 17). Development frames (the 41 sets): +32 read (solid camera 29), no read
-# lost, no further no-decision frame decided; 0.974 of the speed on the TUNING region
-# (every early-stopped frame looked at again: +39 at 0.86; no upper bound: +32 at 0.948).
+# one die showing its side faces SIDE_SEEN sides long (a camera tilted some 12 degrees or
+# more; a leaning die's own lean shows more), is looked at a second time with the pips'
+# cores (views.second_look without half resolution: AGAIN_HALF) and `_tilted` tried again
+# on all it saw (TILTED_AGAIN): under a steep camera the other die's corner pip runs into
+# its lit corner and is found only with the cores, while its side face already stopped the
+# first look (README, step 17). Development frames (the 41 sets): +23 read (solid camera
+# 22), no read lost, no further no-decision frame decided; 0.992 of the speed on the TUNING
+# region, 0.975 on the solid camera's. The whole second look for one or two dice read 32
+# at 0.974 (TUNING), but the bench's foreign frames ran at 0.95 (98 frames/s, under 100).
 TILTED_AGAIN = True
 SIDE_SEEN = (0.2, 0.6)
+AGAIN_HALF = False
 
 
 def _tilted(image: np.ndarray, seen: list[Seen], frame: Frame | None = None
@@ -88,25 +89,24 @@ def _tilted(image: np.ndarray, seen: list[Seen], frame: Frame | None = None
     side face), and the two dice's side faces fit one camera (camera.py: a leaning die's side
     points where it leans; a flat die beside it, seen from above, shows none).
     With the `frame` whose first look `seen` is, one die found showing its sides SIDE_SEEN
-    long has the frame looked at a second time (TILTED_AGAIN) and read so again."""
+    long has the frame looked at a second time, with the pips' cores (TILTED_AGAIN), and
+    read so again."""
     memo: dict[Candidate, Seen | None] = {}
     faces, unsided, dice = _dice(image, seen, memo)
     read = _read(image, seen, faces, unsided, dice) if len(dice) == 2 else None
     if read or frame is None or frame.looked_twice or not TILTED_AGAIN or \
-            not 1 <= len(dice) <= 2 or not _sides_seen(image, dice):
+            len(dice) != 1 or not _sides_seen(image, dice[0]):
         return read
-    more = views.second_look(image, frame, seen)
+    more = views.second_look(image, frame, seen, half=AGAIN_HALF)
     faces, unsided, dice = _dice(image, more, memo)
     return _read(image, more, faces, unsided, dice) if len(dice) == 2 else None
 
 
-def _sides_seen(image: np.ndarray, dice: list[Seen]) -> bool:
-    """Does each die show its side faces SIDE_SEEN sides long at least (measured alone)?"""
-    for d in dice:
-        v = camera.side_vector(image, d.candidate, None)
-        if v is None or not SIDE_SEEN[0] <= float(np.linalg.norm(v)) <= SIDE_SEEN[1]:
-            return False
-    return True
+def _sides_seen(image: np.ndarray, die: Seen) -> bool:
+    """Does the die show its side faces SIDE_SEEN sides long (measured alone; both bounds
+    inclusive)?"""
+    v = camera.side_vector(image, die.candidate, None)
+    return v is not None and SIDE_SEEN[0] <= float(np.linalg.norm(v)) <= SIDE_SEEN[1]
 
 
 def _dice(image: np.ndarray, seen: list[Seen], memo: dict[Candidate, Seen | None]

@@ -187,9 +187,10 @@ def look(image: np.ndarray, frame: Frame | None = None) -> list[Seen]:
     return second_look(image, frame, first)
 
 
-def second_look(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen]:
+def second_look(image: np.ndarray, frame: Frame, first: list[Seen],
+                half: bool = True) -> list[Seen]:
     """The first look's views (`first`) and those of the second: the candidates with the
-    pips' cores, at half resolution and the pairs of pips (`_twos`)."""
+    pips' cores, at half resolution (`half`) and the pairs of pips (`_twos`)."""
     # The second look: the frame's candidates with the pips' cores (pipfinder: pips run into
     # a light die's corners; the cores can change a group, so its candidates are taken anew,
     # each one already looked at not looked at twice), then half resolution. A half-
@@ -201,9 +202,9 @@ def second_look(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen
     full = frame.candidates()
     new = [c for c in full if c not in known]
     more = [c for c in frame.half() if not any(
-        _near(c, t) and same_size(c, t) for t in full)]
+        _near(c, t) and same_size(c, t) for t in full)] if half else []
     return [known[c] for c in full if c in known] + _look(image, new + more) + \
-        _twos(image, frame, first)
+        (_twos(image, frame, first) if half else [])
 
 
 def _twos(image: np.ndarray, frame: Frame, first: list[Seen]) -> list[Seen]:
