@@ -53,11 +53,6 @@ TILTED = ("cocked", *rescue.RESCUED)
 # and 174 with the grid's face alone, without FACE_P for another); used seeds: solid 786001
 # +2.
 UNSIDED = True
-# A frame refused as `cocked` by its first look alone (views.look stops at a leaning view)
-# is looked at a second time (views.second_look: the pips' cores, half resolution) and
-# `_tilted` tried on all it saw (`_tilted_again`): under a steep camera a die's pips run into
-# its lit corner or its side face, and its face is found only with the cores or at half
-# resolution, while the other die's side face already refused the frame.
 # A frame whose first look stopped at a leaning view (views.look), in which `_tilted` finds
 # one die showing its side faces SIDE_SEEN sides long (a camera tilted some 12 degrees or
 # more; a leaning die's own lean shows more), is looked at a second time with the pips'
@@ -112,7 +107,8 @@ def _sides_seen(image: np.ndarray, die: Seen) -> bool:
 def _dice(image: np.ndarray, seen: list[Seen], memo: dict[Candidate, Seen | None]
           ) -> tuple[dict[Candidate, Seen], dict[Candidate, Seen], list[Seen]]:
     """The leaning views taken as faces (`_as_face`), those read without their side faces
-    (`_unsided`, each candidate's kept in `memo`: a second look asks again of the first's),
+    (`_unsided`; each candidate's answer kept in `memo`, so that a second look does not ask
+    again of the first look's views),
     and the dice they and the views read flat make at RESCUE_P (`_tops`)."""
     faces = {s.candidate: f for s in seen if (f := _as_face(s)) is not None}
     for s in seen:

@@ -190,7 +190,8 @@ def look(image: np.ndarray, frame: Frame | None = None) -> list[Seen]:
 def second_look(image: np.ndarray, frame: Frame, first: list[Seen],
                 half: bool = True) -> list[Seen]:
     """The first look's views (`first`) and those of the second: the candidates with the
-    pips' cores, at half resolution (`half`) and the pairs of pips (`_twos`)."""
+    pips' cores and, when `half`, those at half resolution and the pairs of pips (`_twos`).
+    Marks the frame `looked_twice`."""
     # The second look: the frame's candidates with the pips' cores (pipfinder: pips run into
     # a light die's corners; the cores can change a group, so its candidates are taken anew,
     # each one already looked at not looked at twice), then half resolution. A half-
