@@ -54,15 +54,17 @@ TILTED = ("cocked", *rescue.RESCUED)
 # +2.
 UNSIDED = True
 # A frame whose first look stopped at a leaning view (views.look), in which `_tilted` finds
-# one die showing its side faces SIDE_SEEN sides long (a camera tilted some 12 degrees or
-# more; a leaning die's own lean shows more), is looked at a second time with the pips'
-# cores (views.second_look without half resolution: AGAIN_HALF) and `_tilted` tried again
+# one die showing its side faces SIDE_SEEN sides long (over the TUNING region's median at
+# tilts of 12-15 degrees, 0.17: SIDE_SHOWN's note; a leaning die's own lean shows more), is
+# looked at a second time with the pips' cores (views.second_look without half resolution:
+# AGAIN_HALF) and `_tilted` tried again
 # on all it saw (TILTED_AGAIN): under a steep camera the other die's corner pip runs into
 # its lit corner and is found only with the cores, while its side face already stopped the
 # first look (README, step 17). Development frames (the 41 sets): +23 read (solid camera
 # 22), no read lost, no further no-decision frame decided; 0.992 of the speed on the TUNING
 # region, 0.975 on the solid camera's. The whole second look for one or two dice read 32
-# at 0.974 (TUNING), but the bench's foreign frames ran at 0.95 (98 frames/s, under 100).
+# at 0.974 (TUNING), but the bench then timed foreign dice at 98 frames/s, under 100 (103
+# at stop 37's bench; the wheel's unchanged reader 185 against 184).
 TILTED_AGAIN = True
 SIDE_SEEN = (0.2, 0.6)
 AGAIN_HALF = False

@@ -314,8 +314,8 @@ def test_a_leaning_die_looked_at_a_second_time_is_still_not_read(index):
 
 def test_the_second_look_leaves_half_resolution_out(monkeypatch):
     """Solid camera frame 121, a (1, 2): its 2 is found only at half resolution, which the
-    tilted camera's second look leaves out (AGAIN_HALF: the whole second look, for one die or
-    two, ran the bench's foreign frames at 0.95 of the speed); with it, read."""
+    tilted camera's second look leaves out (AGAIN_HALF: with the whole second look, for one
+    die or two, the bench timed foreign dice at 98 frames/s, under 100); with it, read."""
     img, label = solid_camera(121)
     assert read_dice(img).reason == "cocked"
     monkeypatch.setattr(tilted, "AGAIN_HALF", True)
